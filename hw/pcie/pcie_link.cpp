@@ -1,0 +1,354 @@
+#include "hw/pcie/pcie_link.h"
+
+#include <fmt/format.h>
+
+#include "tlm/check/checker.h"
+#include "tlm/timing/clock.h"
+#include "tlm/trace/signal_trace.h"
+#include "tlm/trace/transaction_trace.h"
+
+namespace hs::pcie {
+
+using sc_core::sc_time;
+
+// A blocking read in progress: lives on the requester's stack until its last completion.
+struct PcieLink::ReadCtx {
+  uint32_t requests_pending = 0;
+  bool error = false;
+  sc_core::sc_event done;
+};
+
+struct PcieLink::Direction {
+  Direction(PcieLink& link, const std::string& dir_name,
+            tlm_utils::simple_initiator_socket<PcieLink>& out_socket, const PcieConfig& c)
+      : name(std::string(link.name()) + "." + dir_name),
+        out(out_socket),
+        tx_slot_free(c.tx_queue, sc_core::SC_ZERO_TIME),
+        ph(c.ph),
+        pd(c.pd),
+        nph(c.nph),
+        cplh(c.cplh),
+        cpld(c.cpld),
+        in_flight((dir_name + "_arrivals").c_str(),
+                  [&link, this](Tlp& t) { link.arrive(*this, t); }),
+        stats(name),
+        mwr(stats.counter("tlps_mwr", "TLPs", "memory write TLPs sent")),
+        mrd(stats.counter("tlps_mrd", "TLPs", "memory read request TLPs sent")),
+        cpld_tlps(stats.counter("tlps_cpld", "TLPs", "completion-with-data TLPs sent")),
+        cpl_tlps(stats.counter("tlps_cpl", "TLPs", "completions without data (errors) sent")),
+        payload(stats.counter("payload_bytes", "B", "TLP payload bytes sent")),
+        wire(stats.counter("wire_bytes", "B", "bytes on the wire including TLP overhead")),
+        credit_stall_ps(stats.counter("credit_stall_ps", "ps",
+                                      "time TLPs waited for receiver credits with the wire idle")),
+        busy(stats.busy("utilisation", "fraction of time the wire carries TLP bytes")),
+        tx_depth(stats.occupancy("tx_queue_depth", "TLPs", "TLPs in the transmit buffer")),
+        track(TransactionTrace::instance().track(name)) {}
+
+  std::string name;
+  tlm_utils::simple_initiator_socket<PcieLink>& out;  // delivers into the receiver's fabric
+  SerialResource line;                                // the wire itself
+  std::vector<sc_time> tx_slot_free;                  // ring: when each transmit-buffer slot frees
+  size_t tx_next = 0;
+  CreditPool ph, pd, nph, cplh, cpld;  // the receiver's credits
+  TimedQueue<Tlp> in_flight;
+  uint64_t delivered_bytes = 0;  // traced signal: payload bytes that have arrived
+
+  StatGroup stats;
+  Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps, &payload, &wire, &credit_stall_ps;
+  BusyTime& busy;
+  Occupancy& tx_depth;
+  int track;
+};
+
+PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
+    : sc_module(name),
+      a_in("a_in"),
+      b_in("b_in"),
+      a_out("a_out"),
+      b_out("b_out"),
+      link_id_(link_id),
+      cfg_(PcieConfig::declare(this->name())) {
+  bytes_per_second_ = cfg_.bytes_per_second();
+  latency_ = picoseconds(cfg_.latency_ns * 1e3);
+  fc_delay_ = picoseconds(cfg_.fc_update_ns * 1e3);
+  dir_[A] = std::make_unique<Direction>(*this, "down", b_out, cfg_);
+  dir_[B] = std::make_unique<Direction>(*this, "up", a_out, cfg_);
+  a_in.register_b_transport(this, &PcieLink::from_a);
+  b_in.register_b_transport(this, &PcieLink::from_b);
+  for (int s = 0; s < 2; ++s) {
+    Direction& d = *dir_[s];
+    const double bps = bytes_per_second_;
+    d.stats.derived("payload_bandwidth_GBps", "GB/s", "payload bytes sent per second of run", [&d] {
+      double t = sc_core::sc_time_stamp().to_seconds();
+      return t > 0 ? static_cast<double>(d.payload.value) / t / 1e9 : 0.0;
+    });
+    d.stats.derived("payload_efficiency", "fraction", "payload bytes / wire bytes", [&d] {
+      return d.wire.value ? static_cast<double>(d.payload.value) / static_cast<double>(d.wire.value)
+                          : 0.0;
+    });
+    d.stats.derived("line_rate_GBps", "GB/s", "line rate after encoding",
+                    [bps]() -> double { return bps / 1e9; });
+    SignalTrace::instance().add(d.delivered_bytes, d.name + ".delivered_bytes");
+    SignalTrace::instance().add(
+        tags_in_use_[s], std::string(this->name()) + (s == A ? ".a" : ".b") + ".tags_in_use");
+  }
+}
+
+PcieLink::~PcieLink() = default;
+
+uint64_t PcieLink::tlps(int dir, TlpKind k) const {
+  const Direction& d = *dir_[dir];
+  switch (k) {
+    case TlpKind::MWr:
+      return d.mwr.value;
+    case TlpKind::MRd:
+      return d.mrd.value;
+    case TlpKind::CplD:
+      return d.cpld_tlps.value;
+    case TlpKind::Cpl:
+      return d.cpl_tlps.value;
+  }
+  return 0;
+}
+
+uint64_t PcieLink::payload_bytes(int dir) const {
+  return dir_[dir]->payload.value;
+}
+uint64_t PcieLink::wire_bytes(int dir) const {
+  return dir_[dir]->wire.value;
+}
+
+void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay) {
+  // The link blocks its caller (transmit buffer full, read in flight), which only a thread
+  // can do. A method-context caller is the root complex forwarding a TLP from one endpoint
+  // to another: peer-to-peer is not supported, as on the modelled root complex.
+  if (sc_core::sc_get_current_process_handle().proc_kind() != sc_core::SC_THREAD_PROC_) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  if (gp.get_byte_enable_ptr() || gp.get_streaming_width() < gp.get_data_length()) {
+    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return;
+  }
+  // Synchronise: the TLP enters the transmitter at the initiator's local time.
+  if (delay > sc_core::SC_ZERO_TIME) {
+    sc_core::wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
+  }
+  Direction& d = *dir_[from];
+  if (gp.is_write()) {
+    post_writes(d, gp);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);  // posted: no completion comes back
+  } else if (gp.is_read()) {
+    issue_reads(from, d, gp);
+  } else {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+}
+
+void PcieLink::wait_tx_slot(Direction& d) {
+  const sc_time& free_at = d.tx_slot_free[d.tx_next];
+  const sc_time now = sc_core::sc_time_stamp();
+  if (free_at > now) sc_core::wait(free_at - now);
+}
+
+sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_tx_queue) {
+  const bool has_data = tlp.kind == TlpKind::MWr || tlp.kind == TlpKind::CplD;
+  const bool hdr4 =
+      (tlp.kind == TlpKind::MWr || tlp.kind == TlpKind::MRd) && PcieConfig::needs_4dw(tlp.addr);
+  const uint32_t payload = has_data ? tlp.len : 0;
+  const uint32_t wire_bytes = payload + cfg_.tlp_overhead(hdr4);
+  const uint32_t dcred = PcieConfig::data_credits(payload);
+
+  CreditPool* hdr = nullptr;
+  CreditPool* data = nullptr;
+  switch (tlp.kind) {
+    case TlpKind::MWr:
+      hdr = &d.ph;
+      data = &d.pd;
+      break;
+    case TlpKind::MRd:
+      hdr = &d.nph;
+      break;
+    case TlpKind::CplD:
+    case TlpKind::Cpl:
+      hdr = &d.cplh;
+      data = &d.cpld;
+      break;
+  }
+  const sc_time wire_ready = std::max(ready, d.line.free_at());
+  sc_time credit_ready = hdr->available_at(1, wire_ready);
+  if (data && dcred) credit_ready = std::max(credit_ready, data->available_at(dcred, wire_ready));
+  if (credit_ready > wire_ready) d.credit_stall_ps += (credit_ready - wire_ready).value();
+
+  const sc_time ser = transfer_time(wire_bytes, bytes_per_second_);
+  const sc_time start = d.line.reserve(credit_ready, ser);
+  const sc_time end = start + ser;
+  const sc_time arrival = end + latency_;
+  const sc_time credit_back = arrival + fc_delay_ + latency_;  // UpdateFC flies back
+  hdr->consume(1, start, credit_back);
+  if (data && dcred) data->consume(dcred, start, credit_back);
+
+  if (through_tx_queue) {
+    const sc_time now = sc_core::sc_time_stamp();
+    d.tx_slot_free[d.tx_next] = end;
+    d.tx_next = (d.tx_next + 1) % d.tx_slot_free.size();
+    uint32_t depth = 0;
+    for (const auto& t : d.tx_slot_free) depth += t > now ? 1 : 0;
+    d.tx_depth.set(depth, now);
+  }
+  d.busy.add(ser);
+  d.wire += wire_bytes;
+  d.payload += payload;
+  switch (tlp.kind) {
+    case TlpKind::MWr:
+      ++d.mwr;
+      break;
+    case TlpKind::MRd:
+      ++d.mrd;
+      break;
+    case TlpKind::CplD:
+      ++d.cpld_tlps;
+      break;
+    case TlpKind::Cpl:
+      ++d.cpl_tlps;
+      break;
+  }
+  TransactionTrace::instance().span(d.track, to_string(tlp.kind), start, end);
+  d.in_flight.push(arrival, std::move(tlp));
+  return arrival;
+}
+
+void PcieLink::post_writes(Direction& d, tlm::tlm_generic_payload& gp) {
+  uint64_t addr = gp.get_address();
+  const uint8_t* src = gp.get_data_ptr();
+  uint64_t remaining = gp.get_data_length();
+  while (remaining > 0) {
+    const uint32_t n = tlp_chunk(addr, remaining, cfg_.mps);
+    wait_tx_slot(d);
+    Tlp t;
+    t.kind = TlpKind::MWr;
+    t.addr = addr;
+    t.len = n;
+    t.data.assign(src, src + n);
+    send(d, std::move(t), sc_core::sc_time_stamp(), true);
+    addr += n;
+    src += n;
+    remaining -= n;
+  }
+}
+
+void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp) {
+  ReadCtx ctx;
+  uint64_t addr = gp.get_address();
+  uint8_t* dst = gp.get_data_ptr();
+  uint64_t remaining = gp.get_data_length();
+  while (remaining > 0) {
+    const uint32_t n = tlp_chunk(addr, remaining, cfg_.mrrs);
+    while (tags_in_use_[from] >= cfg_.tags) sc_core::wait(tag_freed_[from]);
+    wait_tx_slot(d);
+    ++tags_in_use_[from];
+    HS_CHECK(tags_in_use_[from] <= cfg_.tags, name(), "more reads outstanding than tags");
+    ++ctx.requests_pending;
+    Tlp t;
+    t.kind = TlpKind::MRd;
+    t.addr = addr;
+    t.len = n;
+    t.ctx = &ctx;
+    t.dst = dst;
+    send(d, std::move(t), sc_core::sc_time_stamp(), true);
+    addr += n;
+    dst += n;
+    remaining -= n;
+  }
+  while (ctx.requests_pending > 0) sc_core::wait(ctx.done);
+  gp.set_response_status(ctx.error ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
+}
+
+void PcieLink::arrive(Direction& d, Tlp& tlp) {
+  const Side receiver = &d == dir_[A].get() ? B : A;
+  switch (tlp.kind) {
+    case TlpKind::MWr: {
+      tlm::tlm_generic_payload gp;
+      PcieTlpExt ext;
+      ext.kind = TlpKind::MWr;
+      ext.link_id = link_id_;
+      ScopedExtension<PcieTlpExt> scoped(gp, &ext);
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_address(tlp.addr);
+      gp.set_data_ptr(tlp.data.data());
+      gp.set_data_length(tlp.len);
+      gp.set_streaming_width(tlp.len);
+      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      sc_time delay = sc_core::SC_ZERO_TIME;
+      d.out->b_transport(gp, delay);
+      d.delivered_bytes += tlp.len;
+      if (!gp.is_response_ok()) {
+        // Posted: the requester never hears of it. The model reports it as a fault.
+        CheckRegistry::instance().fail(
+            d.name, fmt::format("MWr of {} B to {:#x} on the {} side was not accepted ({}): "
+                                "unsupported request",
+                                tlp.len, tlp.addr, receiver == A ? "root complex" : "endpoint",
+                                gp.get_response_string()));
+      }
+      break;
+    }
+    case TlpKind::MRd:
+      complete_read(d, tlp);
+      break;
+    case TlpKind::CplD:
+    case TlpKind::Cpl: {
+      d.delivered_bytes += tlp.len;
+      if (tlp.kind == TlpKind::Cpl) tlp.ctx->error = true;
+      if (tlp.last_of_request) {
+        --tags_in_use_[receiver];
+        tag_freed_[receiver].notify();
+        if (--tlp.ctx->requests_pending == 0) tlp.ctx->done.notify();
+      }
+      break;
+    }
+  }
+}
+
+void PcieLink::complete_read(Direction& d, Tlp& mrd) {
+  // The completer reads when the request arrives, so every earlier posted write on this
+  // direction is already visible: a read never passes a write.
+  tlm::tlm_generic_payload gp;
+  PcieTlpExt ext;
+  ext.kind = TlpKind::MRd;
+  ext.link_id = link_id_;
+  ScopedExtension<PcieTlpExt> scoped(gp, &ext);
+  gp.set_command(tlm::TLM_READ_COMMAND);
+  gp.set_address(mrd.addr);
+  gp.set_data_ptr(mrd.dst);
+  gp.set_data_length(mrd.len);
+  gp.set_streaming_width(mrd.len);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time mem_delay = sc_core::SC_ZERO_TIME;
+  d.out->b_transport(gp, mem_delay);
+
+  Direction& back = &d == dir_[A].get() ? *dir_[B] : *dir_[A];
+  const sc_time ready = sc_core::sc_time_stamp() + mem_delay;
+  if (!gp.is_response_ok()) {
+    Tlp cpl;  // completion without data, status unsupported request
+    cpl.kind = TlpKind::Cpl;
+    cpl.ctx = mrd.ctx;
+    cpl.last_of_request = true;
+    send(back, std::move(cpl), ready, false);
+    return;
+  }
+  const std::vector<uint32_t> sizes = cfg_.completion_sizes(mrd.addr, mrd.len);
+  uint64_t addr = mrd.addr;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    Tlp cpl;
+    cpl.kind = TlpKind::CplD;
+    cpl.addr = addr;
+    cpl.len = sizes[i];
+    cpl.ctx = mrd.ctx;
+    cpl.last_of_request = i + 1 == sizes.size();
+    send(back, std::move(cpl), ready, false);
+    addr += sizes[i];
+  }
+}
+
+}  // namespace hs::pcie

@@ -1,0 +1,85 @@
+// One PCIe link between a root complex (side A, the host) and an endpoint (side B, an
+// accelerator). Each direction is an independent wire with its own transmit buffer, receiver
+// credits and in-flight TLPs, so both directions carry traffic at once.
+//
+// Requests enter at a_in / b_in (from that side's interconnect) and leave at the far side's
+// b_out / a_out. Writes become posted MWr TLPs split at max_payload and 4 KiB boundaries; the
+// initiator continues once its last TLP is in the transmit buffer, and the data becomes
+// visible on the far side when each TLP arrives. Reads become MRd requests (max_read_request,
+// one tag each); the completer reads memory when a request arrives and answers with CplD
+// TLPs split at the read completion boundary on the other direction; the initiator blocks
+// until the last completion arrives. Posted and completion TLPs share each wire in FIFO
+// order, so ordering rules (a read does not pass an earlier write) hold by construction.
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <array>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "hw/pcie/credit_pool.h"
+#include "hw/pcie/pcie_config.h"
+#include "tlm/payload/extensions.h"
+#include "tlm/stats/statistics.h"
+#include "tlm/timing/serial_resource.h"
+#include "tlm/timing/timed_queue.h"
+
+namespace hs::pcie {
+
+class PcieLink : public sc_core::sc_module {
+ public:
+  enum Side { A = 0, B = 1 };  // A: root complex (host), B: endpoint (accelerator)
+
+  tlm_utils::simple_target_socket<PcieLink> a_in, b_in;
+  tlm_utils::simple_initiator_socket<PcieLink> a_out, b_out;
+
+  PcieLink(sc_core::sc_module_name name, int link_id);
+  ~PcieLink() override;
+
+  const PcieConfig& config() const { return cfg_; }
+  int link_id() const { return link_id_; }
+
+  // Per-direction totals, for tests and reports. dir 0 = A->B (downstream), 1 = B->A.
+  uint64_t tlps(int dir, TlpKind k) const;
+  uint64_t payload_bytes(int dir) const;
+  uint64_t wire_bytes(int dir) const;
+
+ private:
+  struct ReadCtx;
+  struct Tlp {
+    TlpKind kind = TlpKind::MWr;
+    uint64_t addr = 0;
+    uint32_t len = 0;
+    std::vector<uint8_t> data;  // MWr payload (copied: posted writes free the initiator)
+    ReadCtx* ctx = nullptr;     // MRd / CplD: the waiting requester
+    uint8_t* dst = nullptr;     // MRd: where the read data goes
+    bool last_of_request = false;
+  };
+  struct Direction;
+
+  void from_a(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(A, gp, delay); }
+  void from_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(B, gp, delay); }
+  void transport(Side from, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void post_writes(Direction& d, tlm::tlm_generic_payload& gp);
+  void issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp);
+  // Blocks the calling thread until the transmit buffer has a free slot.
+  void wait_tx_slot(Direction& d);
+  // Puts a TLP on direction d's wire no earlier than `ready`; returns its arrival time.
+  sc_core::sc_time send(Direction& d, Tlp&& tlp, const sc_core::sc_time& ready,
+                        bool through_tx_queue);
+  void arrive(Direction& d, Tlp& tlp);
+  void complete_read(Direction& d, Tlp& mrd);
+
+  int link_id_;
+  PcieConfig cfg_;
+  double bytes_per_second_;
+  sc_core::sc_time latency_, fc_delay_;
+  std::array<std::unique_ptr<Direction>, 2> dir_;  // indexed by the transmitting side
+  std::array<uint32_t, 2> tags_in_use_{0, 0};
+  std::array<sc_core::sc_event, 2> tag_freed_;
+};
+
+}  // namespace hs::pcie

@@ -1,0 +1,46 @@
+// Address-decoding interconnect. Initiators bind to `targets_in`; targets are attached with
+// attach(), each behind an address window. A hop costs a fixed latency; subclasses model
+// richer fabrics (ring buses) by overriding the timing hooks.
+#pragma once
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <string>
+#include <systemc>
+#include <tlm>
+
+#include "tlm/bus/address_map.h"
+#include "tlm/stats/statistics.h"
+
+namespace hs {
+
+class Router : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Router> upstream;       // initiators bind here
+  tlm_utils::multi_passthrough_initiator_socket<Router> downstream;  // targets attached here
+
+  Router(sc_core::sc_module_name name, double default_latency_ns);
+
+  // Binds `target` to a new downstream port and maps [base, base+size) to it.
+  void attach(tlm::tlm_target_socket<>& target, uint64_t base, uint64_t size,
+              const std::string& window_name, bool translate = true);
+  const AddressDecoder& decoder() const { return decoder_; }
+
+ protected:
+  // Timing hooks around the forwarded access; `delay` is the initiator's annotated delay.
+  virtual void before_target(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  virtual void after_target(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
+  StatGroup stats_;
+
+ private:
+  void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int port, tlm::tlm_generic_payload& gp);
+
+  AddressDecoder decoder_;
+  int ports_ = 0;
+  sc_core::sc_time hop_latency_;
+  Counter& transactions_;
+  Counter& unmapped_;
+};
+
+}  // namespace hs

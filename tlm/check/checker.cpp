@@ -1,0 +1,28 @@
+#include "tlm/check/checker.h"
+
+namespace hs {
+
+CheckRegistry& CheckRegistry::instance() {
+  static CheckRegistry registry;
+  return registry;
+}
+
+void CheckRegistry::fail(const std::string& component, const std::string& message) {
+  violations_.push_back({component, message, sc_core::sc_time_stamp()});
+  if (sc_core::sc_is_running()) sc_core::sc_stop();
+}
+
+void CheckRegistry::checked(const std::string& invariant, uint64_t n) {
+  checks_[invariant] += n;
+}
+
+nlohmann::json CheckRegistry::to_json() const {
+  nlohmann::json v = nlohmann::json::array();
+  for (const auto& x : violations_) {
+    v.push_back(
+        {{"component", x.component}, {"message", x.message}, {"time_ns", x.at.to_seconds() * 1e9}});
+  }
+  return {{"passed", ok()}, {"violations", v}, {"evaluations", checks_}};
+}
+
+}  // namespace hs

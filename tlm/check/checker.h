@@ -1,0 +1,42 @@
+// Protocol and model invariant violations found during a run. A violation is recorded with
+// its time and component and stops the simulation; the run then exits with code 1.
+#pragma once
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace hs {
+
+class CheckRegistry {
+ public:
+  static CheckRegistry& instance();
+
+  struct Violation {
+    std::string component, message;
+    sc_core::sc_time at;
+  };
+
+  // Records a violation and asks the kernel to stop at the end of the current delta.
+  void fail(const std::string& component, const std::string& message);
+  // Counts one evaluation of a named invariant (so reports show what was checked).
+  void checked(const std::string& invariant, uint64_t n = 1);
+
+  bool ok() const { return violations_.empty(); }
+  const std::vector<Violation>& violations() const { return violations_; }
+  nlohmann::json to_json() const;
+
+ private:
+  std::vector<Violation> violations_;
+  std::map<std::string, uint64_t> checks_;
+};
+
+// Evaluates an invariant; on failure records it against `component`.
+#define HS_CHECK(cond, component, message)                                 \
+  do {                                                                     \
+    ::hs::CheckRegistry::instance().checked(#cond);                        \
+    if (!(cond)) ::hs::CheckRegistry::instance().fail(component, message); \
+  } while (0)
+
+}  // namespace hs

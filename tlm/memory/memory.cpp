@@ -1,0 +1,90 @@
+#include "tlm/memory/memory.h"
+
+#include "tlm/params/param_registry.h"
+#include "tlm/timing/clock.h"
+
+namespace hs {
+
+using sc_core::sc_time;
+
+Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
+    : sc_module(name),
+      socket("socket"),
+      stats_(this->name()),
+      reads_(stats_.counter("reads", "transactions", "read transactions")),
+      writes_(stats_.counter("writes", "transactions", "write transactions")),
+      bytes_read_(stats_.counter("bytes_read", "B", "bytes read")),
+      bytes_written_(stats_.counter("bytes_written", "B", "bytes written")),
+      busy_(stats_.busy("port_utilisation", "fraction of time the port moves data")) {
+  ParamScope p(this->name());
+  size_ = static_cast<uint64_t>(p.integer("size", static_cast<int64_t>(d.size_bytes), "B",
+                                          "capacity", Range::at_least(4096)));
+  latency_ = picoseconds(
+      p.real("latency", d.latency_ns, "ns", "access latency (first byte)", Range::between(0, 1e6)) *
+      1e3);
+  bytes_per_second_ = p.real("bandwidth", d.bandwidth_gbps, "GB/s", "port bandwidth",
+                             Range::between(0.001, 10000)) *
+                      1e9;
+  socket.register_b_transport(this, &Memory::b_transport);
+  socket.register_transport_dbg(this, &Memory::transport_dbg);
+  stats_.derived("read_bandwidth_GBps", "GB/s", "average read bandwidth over the run", [this] {
+    double t = sc_core::sc_time_stamp().to_seconds();
+    return t > 0 ? static_cast<double>(bytes_read_.value) / t / 1e9 : 0.0;
+  });
+  stats_.derived("write_bandwidth_GBps", "GB/s", "average write bandwidth over the run", [this] {
+    double t = sc_core::sc_time_stamp().to_seconds();
+    return t > 0 ? static_cast<double>(bytes_written_.value) / t / 1e9 : 0.0;
+  });
+}
+
+bool Memory::check(tlm::tlm_generic_payload& gp) const {
+  uint64_t addr = gp.get_address();
+  uint64_t len = gp.get_data_length();
+  if (addr >= size_ || len > size_ - addr) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (gp.get_byte_enable_ptr() || gp.get_streaming_width() < len) {
+    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return false;
+  }
+  return true;
+}
+
+void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  if (!check(gp)) return;
+  const uint64_t len = gp.get_data_length();
+  const sc_time xfer = transfer_time(len, bytes_per_second_);
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time start = port_.reserve(now + delay, xfer);
+  busy_.add(xfer);
+  if (gp.is_read()) {
+    storage_.read(gp.get_address(), gp.get_data_ptr(), len);
+    ++reads_;
+    bytes_read_ += len;
+  } else if (gp.is_write()) {
+    storage_.write(gp.get_address(), gp.get_data_ptr(), len);
+    ++writes_;
+    bytes_written_ += len;
+  }
+  delay = start + latency_ + xfer - now;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int Memory::transport_dbg(tlm::tlm_generic_payload& gp) {
+  if (!check(gp)) return 0;
+  if (gp.is_read()) storage_.read(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+  if (gp.is_write()) storage_.write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return gp.get_data_length();
+}
+
+void Memory::peek(uint64_t addr, void* dst, uint64_t len) const {
+  storage_.read(addr, static_cast<uint8_t*>(dst), len);
+}
+
+void Memory::poke(uint64_t addr, const void* src, uint64_t len) {
+  storage_.write(addr, static_cast<const uint8_t*>(src), len);
+}
+
+}  // namespace hs

@@ -1,0 +1,50 @@
+// A memory target (DRAM, local store): fixed access latency plus a port of finite bandwidth.
+// Accesses queue on the port, so concurrent streams share its bandwidth.
+#pragma once
+#include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
+
+#include "tlm/memory/sparse_storage.h"
+#include "tlm/stats/statistics.h"
+#include "tlm/timing/serial_resource.h"
+
+namespace hs {
+
+struct MemoryDefaults {
+  uint64_t size_bytes;
+  double latency_ns;
+  double bandwidth_gbps;  // GB/s (1e9 bytes per second)
+};
+
+class Memory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Memory> socket;
+
+  Memory(sc_core::sc_module_name name, const MemoryDefaults& defaults);
+
+  uint64_t size() const { return size_; }
+  // Untimed access for loaders, checkers and tests (the debug path).
+  void peek(uint64_t addr, void* dst, uint64_t len) const;
+  void poke(uint64_t addr, const void* src, uint64_t len);
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  bool check(tlm::tlm_generic_payload& gp) const;
+
+  uint64_t size_;
+  sc_core::sc_time latency_;
+  double bytes_per_second_;
+  SparseStorage storage_;
+  SerialResource port_;
+
+  StatGroup stats_;
+  Counter& reads_;
+  Counter& writes_;
+  Counter& bytes_read_;
+  Counter& bytes_written_;
+  BusyTime& busy_;
+};
+
+}  // namespace hs

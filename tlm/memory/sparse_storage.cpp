@@ -1,0 +1,48 @@
+#include "tlm/memory/sparse_storage.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hs {
+
+uint8_t* SparseStorage::page(uint64_t index, bool create) const {
+  if (index == last_index_) return last_page_;
+  auto it = pages_.find(index);
+  if (it == pages_.end()) {
+    if (!create) return nullptr;
+    auto p = std::make_unique<uint8_t[]>(kPageSize);
+    std::memset(p.get(), 0, kPageSize);
+    it = pages_.emplace(index, std::move(p)).first;
+  }
+  last_index_ = index;
+  last_page_ = it->second.get();
+  return last_page_;
+}
+
+void SparseStorage::read(uint64_t addr, uint8_t* dst, uint64_t len) const {
+  while (len > 0) {
+    uint64_t off = addr & (kPageSize - 1);
+    uint64_t n = std::min(len, kPageSize - off);
+    if (const uint8_t* p = page(addr >> kPageBits, false)) {
+      std::memcpy(dst, p + off, n);
+    } else {
+      std::memset(dst, 0, n);
+    }
+    addr += n;
+    dst += n;
+    len -= n;
+  }
+}
+
+void SparseStorage::write(uint64_t addr, const uint8_t* src, uint64_t len) {
+  while (len > 0) {
+    uint64_t off = addr & (kPageSize - 1);
+    uint64_t n = std::min(len, kPageSize - off);
+    std::memcpy(page(addr >> kPageBits, true) + off, src, n);
+    addr += n;
+    src += n;
+    len -= n;
+  }
+}
+
+}  // namespace hs

@@ -1,0 +1,26 @@
+// Byte storage for large simulated memories: pages are allocated on first write, so a 4 GiB
+// accelerator DRAM costs only what the workload touches. Unwritten bytes read as zero.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+namespace hs {
+
+class SparseStorage {
+ public:
+  static constexpr uint64_t kPageBits = 16;  // 64 KiB pages
+  static constexpr uint64_t kPageSize = uint64_t{1} << kPageBits;
+
+  void read(uint64_t addr, uint8_t* dst, uint64_t len) const;
+  void write(uint64_t addr, const uint8_t* src, uint64_t len);
+  uint64_t resident_bytes() const { return pages_.size() * kPageSize; }
+
+ private:
+  uint8_t* page(uint64_t index, bool create) const;
+  mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  mutable uint64_t last_index_ = ~uint64_t{0};
+  mutable uint8_t* last_page_ = nullptr;
+};
+
+}  // namespace hs

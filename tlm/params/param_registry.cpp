@@ -1,0 +1,328 @@
+#include "tlm/params/param_registry.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "tlm/common/errors.h"
+
+namespace hs {
+
+namespace {
+
+// '*' matches any run of characters (dots included); everything else matches itself.
+bool glob_match(const char* p, const char* s) {
+  if (*p == '\0') return *s == '\0';
+  if (*p == '*') {
+    for (const char* t = s;; ++t) {
+      if (glob_match(p + 1, t)) return true;
+      if (*t == '\0') return false;
+    }
+  }
+  return *p == *s && glob_match(p + 1, s + 1);
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// Scale factors for values written with a unit suffix ("4KiB", "200ns", "1.8GHz"), keyed by
+// the parameter's declared unit.
+std::optional<double> parse_with_suffix(const std::string& text, const std::string& unit) {
+  static const std::map<std::string, std::vector<std::pair<std::string, double>>> kSuffixes = {
+      {"B",
+       {{"B", 1},
+        {"KiB", 1024.0},
+        {"MiB", 1024.0 * 1024},
+        {"GiB", 1024.0 * 1024 * 1024},
+        {"KB", 1e3},
+        {"MB", 1e6},
+        {"GB", 1e9}}},
+      {"ns", {{"ps", 1e-3}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}},
+      {"Hz", {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}}},
+      {"MHz", {{"MHz", 1}, {"GHz", 1e3}}},
+      {"GHz", {{"MHz", 1e-3}, {"GHz", 1}}},
+      {"B/s", {{"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}}},
+      {"GB/s", {{"MB/s", 1e-3}, {"GB/s", 1}}},
+      {"MB/s", {{"MB/s", 1}, {"GB/s", 1e3}}},
+      {"Gb/s", {{"Mb/s", 1e-3}, {"Gb/s", 1}}},
+  };
+  auto it = kSuffixes.find(unit);
+  if (it == kSuffixes.end()) return std::nullopt;
+  size_t pos = 0;
+  double number = 0;
+  try {
+    number = std::stod(text, &pos);
+  } catch (...) {
+    return std::nullopt;
+  }
+  std::string suffix = text.substr(pos);
+  suffix.erase(std::remove(suffix.begin(), suffix.end(), ' '), suffix.end());
+  for (const auto& [s, scale] : it->second) {
+    if (suffix == s) return number * scale;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const Range& r, ParamType t) {
+  if (!r.choices.empty()) {
+    std::string s = "one of ";
+    for (size_t i = 0; i < r.choices.size(); ++i) {
+      if (i) s += ",";
+      s += r.choices[i].is_string() ? r.choices[i].get<std::string>() : r.choices[i].dump();
+    }
+    return s;
+  }
+  auto num = [t](double v) {
+    return t == ParamType::Int ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{}", v);
+  };
+  if (r.min && r.max) return num(*r.min) + ".." + num(*r.max);
+  if (r.min) return ">= " + num(*r.min);
+  if (r.max) return "<= " + num(*r.max);
+  return "";
+}
+
+}  // namespace
+
+const char* to_string(ParamType t) {
+  switch (t) {
+    case ParamType::Bool:
+      return "bool";
+    case ParamType::Int:
+      return "int";
+    case ParamType::Real:
+      return "real";
+    case ParamType::String:
+      return "string";
+  }
+  return "?";
+}
+
+ParamRegistry& ParamRegistry::instance() {
+  static ParamRegistry registry;
+  return registry;
+}
+
+void ParamRegistry::reset() {
+  params_.clear();
+  index_.clear();
+  overrides_.clear();
+  errors_.clear();
+}
+
+void ParamRegistry::set_override(const std::string& name, const Json& value,
+                                 const ParamSource& src) {
+  for (auto& o : overrides_) {
+    if (o.pattern == name) {
+      if (src.priority >= o.source.priority) {
+        o.value = value;
+        o.source = src;
+      }
+      return;
+    }
+  }
+  overrides_.push_back({name, value, src, name.find('*') != std::string::npos, false});
+}
+
+void ParamRegistry::set_from_assignment(const std::string& assignment, const std::string& where) {
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw InputError(fmt::format("{}: expected name=value, got '{}'", where, assignment));
+  }
+  std::string name = assignment.substr(0, eq);
+  std::string text = assignment.substr(eq + 1);
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded() || value.is_null()) value = text;  // bare words are strings
+  set_override(name, value, ParamSource{where, 2});
+}
+
+ParamRegistry::Override* ParamRegistry::lookup(const std::string& name) {
+  Override* best = nullptr;
+  for (auto& o : overrides_) {
+    bool hit = o.wildcard ? glob_match(o.pattern.c_str(), name.c_str()) : o.pattern == name;
+    if (!hit) continue;
+    o.used = true;
+    // Command line beats file; an exact name beats a pattern from the same source.
+    if (!best || o.source.priority > best->source.priority ||
+        (o.source.priority == best->source.priority && best->wildcard && !o.wildcard)) {
+      best = &o;
+    }
+  }
+  return best;
+}
+
+std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, const Range& r,
+                                           std::string& why) const {
+  Json out;
+  switch (p.type) {
+    case ParamType::Bool:
+      if (!v.is_boolean()) {
+        why = fmt::format("expects a bool (true/false), got {}", v.dump());
+        return std::nullopt;
+      }
+      return v;
+    case ParamType::String:
+      if (!v.is_string()) {
+        why = fmt::format("expects a string, got {}", v.dump());
+        return std::nullopt;
+      }
+      out = v;
+      break;
+    case ParamType::Int:
+    case ParamType::Real: {
+      double d;
+      if (v.is_number()) {
+        d = v.get<double>();
+      } else if (v.is_string()) {
+        auto parsed = parse_with_suffix(v.get<std::string>(), p.unit);
+        if (!parsed) {
+          why = fmt::format("expects a number{}, got {}", p.unit.empty() ? "" : " in " + p.unit,
+                            v.dump());
+          return std::nullopt;
+        }
+        d = *parsed;
+      } else {
+        why = fmt::format("expects a number, got {}", v.dump());
+        return std::nullopt;
+      }
+      if (!std::isfinite(d)) {
+        why = "expects a finite number";
+        return std::nullopt;
+      }
+      if (p.type == ParamType::Int) {
+        if (std::floor(d) != d) {
+          why = fmt::format("expects an integer, got {}", v.dump());
+          return std::nullopt;
+        }
+        out = static_cast<int64_t>(d);
+      } else {
+        out = d;
+      }
+      if (r.min && d < *r.min) {
+        why = fmt::format("value {} is below the minimum ({})", out.dump(), describe(r, p.type));
+        return std::nullopt;
+      }
+      if (r.max && d > *r.max) {
+        why = fmt::format("value {} is above the maximum ({})", out.dump(), describe(r, p.type));
+        return std::nullopt;
+      }
+      break;
+    }
+  }
+  if (!r.choices.empty()) {
+    bool ok = std::any_of(r.choices.begin(), r.choices.end(), [&](const Json& c) {
+      return c == out || (c.is_number() && out.is_number() && c.get<double>() == out.get<double>());
+    });
+    if (!ok) {
+      why = fmt::format("value {} is not {}", out.dump(), describe(r, p.type));
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+Json ParamRegistry::declare(const std::string& name, ParamType type, const Json& def,
+                            const std::string& unit, const std::string& desc, const Range& r) {
+  if (index_.count(name)) {
+    // Structural code declared the same name twice: a model bug, not user input.
+    throw std::logic_error("parameter declared twice: " + name);
+  }
+  ParamInfo info{name, type, unit, desc, describe(r, type), def, def, "default"};
+  if (Override* o = lookup(name)) {
+    std::string why;
+    if (auto v = convert(info, o->value, r, why)) {
+      info.value = *v;
+      info.source = o->source.where;
+    } else {
+      errors_.push_back(fmt::format("{}: parameter '{}' {}", o->source.where, name, why));
+    }
+  }
+  index_[name] = params_.size();
+  params_.push_back(info);
+  return params_.back().value;
+}
+
+bool ParamRegistry::declare_bool(const std::string& name, bool def, const std::string& desc) {
+  return declare(name, ParamType::Bool, def, "", desc, Range::any()).get<bool>();
+}
+
+int64_t ParamRegistry::declare_int(const std::string& name, int64_t def, const std::string& unit,
+                                   const std::string& desc, const Range& r) {
+  return declare(name, ParamType::Int, def, unit, desc, r).get<int64_t>();
+}
+
+double ParamRegistry::declare_real(const std::string& name, double def, const std::string& unit,
+                                   const std::string& desc, const Range& r) {
+  return declare(name, ParamType::Real, def, unit, desc, r).get<double>();
+}
+
+std::string ParamRegistry::declare_string(const std::string& name, const std::string& def,
+                                          const std::string& desc,
+                                          const std::vector<std::string>& choices) {
+  std::vector<Json> c(choices.begin(), choices.end());
+  return declare(name, ParamType::String, def, "", desc, Range::one_of(c)).get<std::string>();
+}
+
+const ParamInfo* ParamRegistry::find(const std::string& name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : &params_[it->second];
+}
+
+std::string ParamRegistry::suggest(const std::string& name) const {
+  std::string best;
+  size_t best_d = std::max<size_t>(3, name.size() / 4) + 1;
+  for (const auto& p : params_) {
+    size_t d = edit_distance(name, p.name);
+    if (d < best_d) {
+      best_d = d;
+      best = p.name;
+    }
+  }
+  if (best.empty()) {
+    // A right leaf under a wrong prefix ("node0.pcie.lanes" for "node0.pcie0.lanes").
+    auto leaf = name.substr(name.rfind('.') + 1);
+    for (const auto& p : params_) {
+      if (p.name.size() > leaf.size() &&
+          p.name.compare(p.name.size() - leaf.size(), leaf.size(), leaf) == 0 &&
+          p.name[p.name.size() - leaf.size() - 1] == '.') {
+        return p.name;
+      }
+    }
+  }
+  return best;
+}
+
+void ParamRegistry::finalize() {
+  std::vector<std::string> problems = errors_;
+  for (const auto& o : overrides_) {
+    if (o.used) continue;
+    std::string msg = fmt::format("{}: unknown parameter '{}'", o.source.where, o.pattern);
+    std::string hint = o.wildcard ? "" : suggest(o.pattern);
+    if (!hint.empty()) msg += fmt::format(" (did you mean '{}'?)", hint);
+    if (o.wildcard) msg += " (the pattern matches no parameter)";
+    problems.push_back(msg);
+  }
+  if (problems.empty()) return;
+  std::ostringstream os;
+  for (size_t i = 0; i < problems.size(); ++i) os << (i ? "\n" : "") << problems[i];
+  throw InputError(os.str());
+}
+
+Json ParamRegistry::values_json() const {
+  Json j = Json::object();
+  for (const auto& p : params_) j[p.name] = p.value;
+  return j;
+}
+
+}  // namespace hs

@@ -1,0 +1,51 @@
+// Generic-payload extensions carrying transaction metadata through the interconnect.
+#pragma once
+#include <cstdint>
+#include <tlm>
+
+namespace hs {
+
+// Who started a transaction (a core, a DMA engine); set by initiators, read by monitors,
+// checkers and traces. Ignorable: targets that do not care never look.
+struct InitiatorExt : tlm::tlm_extension<InitiatorExt> {
+  int initiator_id = -1;  // index in the InitiatorIds table
+  bool mmio = false;      // device-register access (uncached, ordered)
+  tlm::tlm_extension_base* clone() const override { return new InitiatorExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override {
+    *this = static_cast<const InitiatorExt&>(e);
+  }
+};
+
+// PCIe transaction-layer packet kinds the link model distinguishes.
+enum class TlpKind : uint8_t { MWr, MRd, CplD, Cpl };
+const char* to_string(TlpKind k);
+
+// Attached by a PCIe link to the transactions it delivers on the far side, so targets and
+// monitors there can tell a PCIe-borne write (and its kind) from a local one.
+struct PcieTlpExt : tlm::tlm_extension<PcieTlpExt> {
+  TlpKind kind = TlpKind::MWr;
+  int link_id = -1;
+  tlm::tlm_extension_base* clone() const override { return new PcieTlpExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override {
+    *this = static_cast<const PcieTlpExt&>(e);
+  }
+};
+
+// Attaches a stack-allocated extension for the duration of a scope.
+template <class Ext>
+class ScopedExtension {
+ public:
+  ScopedExtension(tlm::tlm_generic_payload& gp, Ext* ext)
+      : gp_(gp), prev_(gp.get_extension<Ext>()) {
+    gp_.set_extension(ext);
+  }
+  ~ScopedExtension() { gp_.set_extension(prev_); }
+  ScopedExtension(const ScopedExtension&) = delete;
+  ScopedExtension& operator=(const ScopedExtension&) = delete;
+
+ private:
+  tlm::tlm_generic_payload& gp_;
+  Ext* prev_;
+};
+
+}  // namespace hs
