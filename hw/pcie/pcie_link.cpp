@@ -4,6 +4,7 @@
 
 #include "tlm/check/checker.h"
 #include "tlm/timing/clock.h"
+#include "tlm/timing/transmit_buffer.h"
 #include "tlm/trace/signal_trace.h"
 #include "tlm/trace/transaction_trace.h"
 
@@ -23,7 +24,7 @@ struct PcieLink::Direction {
             tlm_utils::simple_initiator_socket<PcieLink>& out_socket, const PcieConfig& c)
       : name(std::string(link.name()) + "." + dir_name),
         out(out_socket),
-        tx_slot_free(c.tx_queue, sc_core::SC_ZERO_TIME),
+        tx(c.tx_queue),
         ph(c.ph),
         pd(c.pd),
         nph(c.nph),
@@ -47,9 +48,8 @@ struct PcieLink::Direction {
   std::string name;
   tlm_utils::simple_initiator_socket<PcieLink>& out;  // delivers into the receiver's fabric
   SerialResource line;                                // the wire itself
-  std::vector<sc_time> tx_slot_free;                  // ring: when each transmit-buffer slot frees
-  size_t tx_next = 0;
-  CreditPool ph, pd, nph, cplh, cpld;  // the receiver's credits
+  TransmitBuffer tx;                                  // TLPs waiting for the wire
+  CreditPool ph, pd, nph, cplh, cpld;                 // the receiver's credits
   TimedQueue<Tlp> in_flight;
   uint64_t delivered_bytes = 0;  // traced signal: payload bytes that have arrived
 
@@ -146,12 +146,6 @@ void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay
   }
 }
 
-void PcieLink::wait_tx_slot(Direction& d) {
-  const sc_time& free_at = d.tx_slot_free[d.tx_next];
-  const sc_time now = sc_core::sc_time_stamp();
-  if (free_at > now) sc_core::wait(free_at - now);
-}
-
 sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_tx_queue) {
   const bool has_data = tlp.kind == TlpKind::MWr || tlp.kind == TlpKind::CplD;
   const bool hdr4 =
@@ -189,14 +183,7 @@ sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool throu
   hdr->consume(1, start, credit_back);
   if (data && dcred) data->consume(dcred, start, credit_back);
 
-  if (through_tx_queue) {
-    const sc_time now = sc_core::sc_time_stamp();
-    d.tx_slot_free[d.tx_next] = end;
-    d.tx_next = (d.tx_next + 1) % d.tx_slot_free.size();
-    uint32_t depth = 0;
-    for (const auto& t : d.tx_slot_free) depth += t > now ? 1 : 0;
-    d.tx_depth.set(depth, now);
-  }
+  if (through_tx_queue) d.tx_depth.set(d.tx.occupy_until(end), sc_core::sc_time_stamp());
   d.busy.add(ser);
   d.wire += wire_bytes;
   d.payload += payload;
@@ -225,7 +212,7 @@ void PcieLink::post_writes(Direction& d, tlm::tlm_generic_payload& gp) {
   uint64_t remaining = gp.get_data_length();
   while (remaining > 0) {
     const uint32_t n = tlp_chunk(addr, remaining, cfg_.mps);
-    wait_tx_slot(d);
+    d.tx.wait_for_slot();
     Tlp t;
     t.kind = TlpKind::MWr;
     t.addr = addr;
@@ -246,7 +233,7 @@ void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp
   while (remaining > 0) {
     const uint32_t n = tlp_chunk(addr, remaining, cfg_.mrrs);
     while (tags_in_use_[from] >= cfg_.tags) sc_core::wait(tag_freed_[from]);
-    wait_tx_slot(d);
+    d.tx.wait_for_slot();
     ++tags_in_use_[from];
     HS_CHECK(tags_in_use_[from] <= cfg_.tags, name(), "more reads outstanding than tags");
     ++ctx.requests_pending;

@@ -65,8 +65,6 @@ class PcieLink : public sc_core::sc_module {
   void transport(Side from, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void post_writes(Direction& d, tlm::tlm_generic_payload& gp);
   void issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp);
-  // Blocks the calling thread until the transmit buffer has a free slot.
-  void wait_tx_slot(Direction& d);
   // Puts a TLP on direction d's wire no earlier than `ready`; returns its arrival time.
   sc_core::sc_time send(Direction& d, Tlp&& tlp, const sc_core::sc_time& ready,
                         bool through_tx_queue);

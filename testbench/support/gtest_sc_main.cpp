@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <systemc>

@@ -23,7 +23,7 @@ Router::Router(sc_core::sc_module_name name, double default_latency_ns)
   upstream.register_transport_dbg(this, &Router::transport_dbg);
 }
 
-void Router::attach(tlm::tlm_target_socket<>& target, uint64_t base, uint64_t size,
+void Router::attach(TargetSocket& target, uint64_t base, uint64_t size,
                     const std::string& window_name, bool translate) {
   downstream.bind(target);
   decoder_.add({base, size, ports_++, translate, window_name});

@@ -13,6 +13,10 @@
 
 namespace hs {
 
+// Any TLM-2.0 target socket of the base protocol (simple, multi-passthrough, ...).
+using TargetSocket =
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+
 class Router : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<Router> upstream;       // initiators bind here
@@ -21,8 +25,8 @@ class Router : public sc_core::sc_module {
   Router(sc_core::sc_module_name name, double default_latency_ns);
 
   // Binds `target` to a new downstream port and maps [base, base+size) to it.
-  void attach(tlm::tlm_target_socket<>& target, uint64_t base, uint64_t size,
-              const std::string& window_name, bool translate = true);
+  void attach(TargetSocket& target, uint64_t base, uint64_t size, const std::string& window_name,
+              bool translate = true);
   const AddressDecoder& decoder() const { return decoder_; }
 
  protected:

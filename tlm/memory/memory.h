@@ -14,7 +14,8 @@ namespace hs {
 struct MemoryDefaults {
   uint64_t size_bytes;
   double latency_ns;
-  double bandwidth_gbps;  // GB/s (1e9 bytes per second)
+  double bandwidth_gbps;    // GB/s (1e9 bytes per second)
+  uint64_t max_size_bytes;  // the largest size the address map leaves room for
 };
 
 class Memory : public sc_core::sc_module {

@@ -1,0 +1,48 @@
+#include "hw/cell/cell_accelerator.h"
+
+#include <fmt/format.h>
+
+#include "hw/hybrid/address_map.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::cell {
+
+namespace amap = hybrid::amap;
+
+CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_index)
+    : sc_module(name) {
+  ParamScope p(this->name());
+  clock_hz = p.real("clock", 3.2e9, "Hz", "PPE and SPU clock (the EIB runs at half)",
+                    Range::between(1e8, 1e10));
+  const auto spe_count = p.integer("spes", 8, "", "SPEs on this accelerator", Range::between(1, 8));
+  eib = std::make_unique<Eib>("eib", clock_hz);
+  // PowerXCell 8i: 25.6 GB/s DDR2 memory interface.
+  dram = std::make_unique<Memory>("dram",
+                                  MemoryDefaults{uint64_t{4} << 30, 90.0, 25.6, amap::kAccDramMax});
+  ppe = std::make_unique<Core>("ppe", clock_hz, first_core_index);
+  ppe->bus.bind(eib->upstream);
+  eib->attach(dram->socket, amap::kAccDram, dram->size(), "dram");
+  for (int s = 0; s < spe_count; ++s) {
+    auto spe =
+        std::make_unique<Spe>(fmt::format("spe{}", s).c_str(), clock_hz, first_core_index + 1 + s);
+    spe->mfc.ea_port.bind(eib->upstream);
+    eib->attach(spe->local_bus.upstream, amap::acc_spe(s), amap::kAccSpeStride,
+                fmt::format("spe{}", s));
+    spes.push_back(std::move(spe));
+  }
+  irq = std::make_unique<InterruptController>("irq", cores());
+  eib->attach(irq->socket(), amap::kAccIrq, 0x1000, "irq");
+}
+
+void CellAccelerator::attach_host_window(TargetSocket& link_in, uint64_t base, uint64_t size,
+                                         const std::string& window_name) {
+  eib->attach(link_in, base, size, window_name);
+}
+
+std::vector<Core*> CellAccelerator::cores() {
+  std::vector<Core*> v{ppe.get()};
+  for (auto& s : spes) v.push_back(&s->spu);
+  return v;
+}
+
+}  // namespace hs::cell

@@ -1,0 +1,156 @@
+#include "hw/cpu/core.h"
+
+#include <fmt/format.h>
+
+#include "tlm/check/checker.h"
+#include "tlm/params/param_registry.h"
+#include "tlm/payload/extensions.h"
+#include "tlm/trace/signal_trace.h"
+#include "tlm/trace/transaction_trace.h"
+
+namespace hs {
+
+using sc_core::sc_time;
+
+Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
+    : sc_module(name),
+      bus("bus"),
+      index_(index),
+      stats_(this->name()),
+      loads_(stats_.counter("loads", "accesses", "memory loads")),
+      stores_(stats_.counter("stores", "accesses", "memory stores")),
+      bytes_loaded_(stats_.counter("bytes_loaded", "B", "bytes loaded")),
+      bytes_stored_(stats_.counter("bytes_stored", "B", "bytes stored")),
+      reg_accesses_(stats_.counter("register_accesses", "accesses", "device register accesses")),
+      compute_cycles_(stats_.counter("compute_cycles", "cycles", "cycles spent computing")),
+      irqs_taken_(stats_.counter("interrupts", "interrupts", "interrupts taken")),
+      compute_time_(stats_.busy("compute_utilisation", "fraction of time computing")),
+      stall_time_(
+          stats_.busy("memory_stall", "fraction of time waiting on loads, stores, registers")),
+      irq_wait_time_(stats_.busy("interrupt_wait", "fraction of time waiting for an interrupt")),
+      load_latency_(stats_.histogram("load_latency", "ns", "latency of each load")),
+      track_(TransactionTrace::instance().track(this->name())) {
+  ParamScope p(this->name());
+  clock_ = Clock(
+      p.real("clock", default_clock_hz, "Hz", "core clock frequency", Range::between(1e6, 1e11)));
+  access_cycles_ = static_cast<uint64_t>(
+      p.integer("access_cycles", 1, "cycles", "cycles to issue a load, store or register access",
+                Range::between(0, 1000)));
+  SC_THREAD(run);
+  SignalTrace::instance().add(state_, std::string(this->name()) + ".state");
+}
+
+void Core::run() {
+  if (!firmware_) return;
+  set_state(State::Compute);
+  try {
+    firmware_(*this);
+  } catch (const Abort&) {
+    // fail() has recorded why.
+  }
+  while (!phases_.empty()) phase_end();
+  set_state(State::Done);
+}
+
+void Core::access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio) {
+  tlm::tlm_generic_payload gp;
+  InitiatorExt ext;
+  ext.initiator_id = index_;
+  ext.mmio = mmio;
+  ScopedExtension<InitiatorExt> scoped(gp, &ext);
+  gp.set_command(cmd);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(data));
+  gp.set_data_length(static_cast<unsigned int>(len));
+  gp.set_streaming_width(static_cast<unsigned int>(len));
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const sc_time start = sc_core::sc_time_stamp();
+  sc_time delay = clock_.cycles(access_cycles_);
+  set_state(State::MemoryStall);
+  bus->b_transport(gp, delay);
+  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  set_state(State::Compute);
+  const sc_time took = sc_core::sc_time_stamp() - start;
+  stall_time_.add(took);
+  if (cmd == tlm::TLM_READ_COMMAND && !mmio) load_latency_.sample(took.to_seconds() * 1e9);
+  if (!gp.is_response_ok()) {
+    fail(fmt::format("{} {} of {} B at {:#x} failed: {}", mmio ? "register" : "memory",
+                     cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
+                     gp.get_response_string()));
+  }
+}
+
+void Core::load(uint64_t addr, void* dst, size_t len) {
+  access(tlm::TLM_READ_COMMAND, addr, dst, len, false);
+  ++loads_;
+  bytes_loaded_ += len;
+}
+
+void Core::store(uint64_t addr, const void* src, size_t len) {
+  access(tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(src), len, false);
+  ++stores_;
+  bytes_stored_ += len;
+}
+
+uint64_t Core::reg_read(uint64_t addr, unsigned width) {
+  if (width != 4 && width != 8) fail(fmt::format("register read width {} (must be 4 or 8)", width));
+  uint64_t v = 0;
+  access(tlm::TLM_READ_COMMAND, addr, &v, width, true);
+  ++reg_accesses_;
+  return v;
+}
+
+void Core::reg_write(uint64_t addr, uint64_t value, unsigned width) {
+  if (width != 4 && width != 8)
+    fail(fmt::format("register write width {} (must be 4 or 8)", width));
+  access(tlm::TLM_WRITE_COMMAND, addr, &value, width, true);
+  ++reg_accesses_;
+}
+
+void Core::compute(uint64_t n) {
+  if (n == 0) return;
+  const sc_time t = clock_.cycles(n);
+  compute_cycles_ += n;
+  compute_time_.add(t);
+  sc_core::wait(t);
+}
+
+uint64_t Core::cycles() {
+  return clock_.cycle_at(sc_core::sc_time_stamp());
+}
+
+void Core::raise_irq(unsigned line) {
+  irq_pending_ |= 1u << (line & 31);
+  irq_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+uint32_t Core::wait_irq(uint32_t mask) {
+  if (mask == 0) fail("wait_irq with an empty mask would wait forever");
+  const sc_time start = sc_core::sc_time_stamp();
+  set_state(State::WaitIrq);
+  while ((irq_pending_ & mask) == 0) sc_core::wait(irq_event_);
+  set_state(State::Compute);
+  irq_wait_time_.add(sc_core::sc_time_stamp() - start);
+  const uint32_t taken = irq_pending_ & mask;
+  irq_pending_ &= ~mask;
+  ++irqs_taken_;
+  return taken;
+}
+
+void Core::phase_begin(const char* phase) {
+  phases_.push_back({phase, sc_core::sc_time_stamp()});
+}
+
+void Core::phase_end() {
+  if (phases_.empty()) return;
+  TransactionTrace::instance().span(track_, phases_.back().name, phases_.back().start,
+                                    sc_core::sc_time_stamp());
+  phases_.pop_back();
+}
+
+void Core::fail(const std::string& message) {
+  CheckRegistry::instance().fail(name(), message);
+  throw Abort{};
+}
+
+}  // namespace hs

@@ -1,0 +1,90 @@
+// A processor core that runs firmware in its own thread and implements the firmware HAL:
+// loads, stores and register accesses become bus transactions on `bus`; compute() spends
+// cycles of the core's clock; interrupts are latched lines that devices raise.
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "sw/hal/hal.h"
+#include "tlm/stats/statistics.h"
+#include "tlm/timing/clock.h"
+
+namespace hs {
+
+using Firmware = std::function<void(fw::Hal&)>;
+
+class Core : public sc_core::sc_module, public fw::Hal {
+ public:
+  tlm_utils::simple_initiator_socket<Core> bus;
+
+  // Activity levels shown on the core's VCD signal.
+  enum class State : int { Idle = 0, Compute = 1, MemoryStall = 2, WaitIrq = 3, Done = 4 };
+
+  SC_HAS_PROCESS(Core);
+  Core(sc_core::sc_module_name name, double default_clock_hz, int index);
+
+  void set_firmware(Firmware fw) { firmware_ = std::move(fw); }
+  bool has_firmware() const { return static_cast<bool>(firmware_); }
+  bool finished() const { return state_ == static_cast<int>(State::Done); }
+  State state() const { return static_cast<State>(state_); }
+
+  // Raised by devices and interrupt controllers (hardware wiring, not firmware).
+  void raise_irq(unsigned line);
+
+  // fw::Hal
+  void load(uint64_t addr, void* dst, size_t len) override;
+  void store(uint64_t addr, const void* src, size_t len) override;
+  using fw::Hal::load;
+  using fw::Hal::store;
+  uint64_t reg_read(uint64_t addr, unsigned width) override;
+  void reg_write(uint64_t addr, uint64_t value, unsigned width) override;
+  void compute(uint64_t n) override;
+  uint64_t cycles() override;
+  double clock_hz() const override { return clock_.hz(); }
+  uint32_t wait_irq(uint32_t mask) override;
+  int core_index() const override { return index_; }
+  const char* core_name() const override { return name(); }
+  void phase_begin(const char* phase) override;
+  void phase_end() override;
+  [[noreturn]] void fail(const std::string& message) override;
+
+ private:
+  struct Abort {};  // unwinds the firmware after fail()
+  void run();
+  void access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio);
+  void set_state(State s) { state_ = static_cast<int>(s); }
+
+  Clock clock_;
+  int index_;
+  uint64_t access_cycles_;
+  Firmware firmware_;
+  uint32_t irq_pending_ = 0;
+  sc_core::sc_event irq_event_;
+  int state_ = 0;  // State, as int for sc_trace
+  struct OpenPhase {
+    const char* name;
+    sc_core::sc_time start;
+  };
+  std::vector<OpenPhase> phases_;
+
+  StatGroup stats_;
+  Counter& loads_;
+  Counter& stores_;
+  Counter& bytes_loaded_;
+  Counter& bytes_stored_;
+  Counter& reg_accesses_;
+  Counter& compute_cycles_;
+  Counter& irqs_taken_;
+  BusyTime& compute_time_;
+  BusyTime& stall_time_;
+  BusyTime& irq_wait_time_;
+  Histogram& load_latency_;
+  int track_;
+};
+
+}  // namespace hs

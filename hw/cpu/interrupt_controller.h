@@ -1,0 +1,27 @@
+// Message-signalled interrupts: one doorbell register per core. Writing line number L to
+// doorbell C raises line L on core C. Reachable by any bus master, so a device across PCIe
+// interrupts a core with a single posted write (an MSI).
+#pragma once
+#include <systemc>
+#include <vector>
+
+#include "hw/cpu/core.h"
+#include "tlm/bus/register_file.h"
+
+namespace hs {
+
+class InterruptController : public sc_core::sc_module {
+ public:
+  static constexpr uint64_t kDoorbellStride = 8;
+
+  InterruptController(sc_core::sc_module_name name, const std::vector<Core*>& cores);
+  tlm::tlm_target_socket<>& socket() { return regs_.socket; }
+  uint64_t span() const { return regs_.span(); }
+
+ private:
+  RegisterFile regs_;
+  StatGroup stats_;
+  Counter& raised_;
+};
+
+}  // namespace hs

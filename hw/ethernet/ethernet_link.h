@@ -1,0 +1,64 @@
+// An Ethernet link between host and accelerator, the second fabric type. It carries remote
+// writes only (a message fabric, no load/store reads): each write is split into frames of at
+// most `mtu` payload bytes, each carrying a remote-write header, padded to the 46-byte minimum
+// and framed with preamble, MAC header, FCS and inter-frame gap. Both directions are
+// independent wires.
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <array>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "tlm/stats/statistics.h"
+#include "tlm/timing/serial_resource.h"
+#include "tlm/timing/timed_queue.h"
+#include "tlm/timing/transmit_buffer.h"
+
+namespace hs::ethernet {
+
+struct EthernetConfig {
+  double gbps = 1.0;
+  uint32_t mtu = 1500;
+  uint32_t write_header = 16;  // remote-write header (address, length) inside the payload
+  double latency_ns = 2000;    // NIC, PHY and switch, one way
+  uint32_t tx_queue = 16;
+  static EthernetConfig declare(const std::string& prefix);
+  static constexpr uint32_t kFraming = 8 /*preamble+SFD*/ + 14 /*MAC*/ + 4 /*FCS*/ + 12 /*IFG*/;
+  static constexpr uint32_t kMinPayload = 46;
+  double bytes_per_second() const { return gbps * 1e9 / 8; }
+  uint32_t data_per_frame() const { return mtu - write_header; }
+  uint32_t wire_bytes(uint32_t data) const {
+    return std::max(data + write_header, kMinPayload) + kFraming;
+  }
+};
+
+class EthernetLink : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<EthernetLink> a_in, b_in;
+  tlm_utils::simple_initiator_socket<EthernetLink> a_out, b_out;
+
+  explicit EthernetLink(sc_core::sc_module_name name);
+  ~EthernetLink() override;
+  const EthernetConfig& config() const { return cfg_; }
+  uint64_t frames(int dir) const;
+
+ private:
+  struct Frame {
+    uint64_t addr = 0;
+    std::vector<uint8_t> data;
+  };
+  struct Direction;
+  void from_a(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(0, gp, delay); }
+  void from_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(1, gp, delay); }
+  void transport(int from, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void arrive(Direction& d, Frame& f);
+
+  EthernetConfig cfg_;
+  sc_core::sc_time latency_;
+  std::array<std::unique_ptr<Direction>, 2> dir_;
+};
+
+}  // namespace hs::ethernet

@@ -1,0 +1,60 @@
+#include "hw/hybrid/hybrid_node.h"
+
+#include <fmt/format.h>
+
+#include "hw/hybrid/address_map.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::hybrid {
+
+HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
+  ParamScope p(this->name());
+  const auto per_core =
+      p.integer("accelerators_per_core", 1, "", "Cell accelerators per host core (1:1, 1:2 or 1:3)",
+                Range::between(1, 3));
+  pcie_per_acc = static_cast<int>(p.integer(
+      "pcie_links_per_accelerator", 1, "", "PCIe links to each accelerator", Range::between(1, 4)));
+  eth_per_acc =
+      static_cast<int>(p.integer("ethernet_links_per_accelerator", 1, "",
+                                 "Ethernet links to each accelerator", Range::between(0, 4)));
+  host = std::make_unique<host::Host>("host");
+  const int n_acc = static_cast<int>(host->core_list.size()) * static_cast<int>(per_core);
+  int next_core = static_cast<int>(host->core_list.size());
+  for (int a = 0; a < n_acc; ++a) {
+    auto acc = std::make_unique<cell::CellAccelerator>(fmt::format("acc{}", a).c_str(), next_core);
+    next_core += static_cast<int>(acc->cores().size());
+    for (int l = 0; l < pcie_per_acc; ++l) {
+      const int k = a * pcie_per_acc + l;
+      auto link = std::make_unique<pcie::PcieLink>(fmt::format("pcie{}", k).c_str(), k);
+      host->bus->attach(link->a_in, amap::acc_via_pcie(a, l), amap::kAccWindowSize,
+                        fmt::format("acc{}.pcie{}", a, l));
+      link->a_out.bind(host->bus->upstream);
+      acc->attach_host_window(link->b_in, amap::host_via_pcie(l), amap::kHostWindowSize,
+                              fmt::format("host.pcie{}", l));
+      link->b_out.bind(acc->eib->upstream);
+      pcie_.push_back(std::move(link));
+    }
+    for (int l = 0; l < eth_per_acc; ++l) {
+      const int k = a * eth_per_acc + l;
+      auto link = std::make_unique<ethernet::EthernetLink>(fmt::format("eth{}", k).c_str());
+      host->bus->attach(link->a_in, amap::acc_via_ethernet(a, l), amap::kAccWindowSize,
+                        fmt::format("acc{}.eth{}", a, l));
+      link->a_out.bind(host->bus->upstream);
+      acc->attach_host_window(link->b_in, amap::host_via_ethernet(l), amap::kHostWindowSize,
+                              fmt::format("host.eth{}", l));
+      link->b_out.bind(acc->eib->upstream);
+      eth_.push_back(std::move(link));
+    }
+    accelerators.push_back(std::move(acc));
+  }
+}
+
+std::vector<Core*> HybridNode::cores() const {
+  std::vector<Core*> v = host->cores();
+  for (const auto& a : accelerators) {
+    for (Core* c : a->cores()) v.push_back(c);
+  }
+  return v;
+}
+
+}  // namespace hs::hybrid

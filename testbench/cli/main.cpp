@@ -1,0 +1,137 @@
+// hybridsim: the command-line front end.
+//   hybridsim run SCENARIO [--set k=v]... [--seed N] [--report F.json] [--vcd F.vcd]
+//                          [--trace F.json] [--quiet]
+//   hybridsim params [SCENARIO]
+//   hybridsim sweep SWEEP.json [--jobs N] [--out DIR]
+// Exit codes: 0 ok, 1 a checker or firmware assertion failed in the model, 2 bad input.
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <systemc>
+#include <thread>
+
+#include "testbench/runner/model.h"
+#include "testbench/runner/scenario_file.h"
+#include "testbench/runner/simulation.h"
+#include "testbench/runner/sweep.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace {
+
+using hs::runner::RunOptions;
+
+void list_params(const std::string& scenario, const std::vector<std::string>& sets) {
+  RunOptions o;
+  o.scenario = scenario;
+  o.sets = sets;
+  hs::runner::Simulation sim(o);  // elaborates and validates; never runs
+  const auto& all = hs::ParamRegistry::instance().all();
+  size_t w = 0;
+  for (const auto& p : all) w = std::max(w, p.name.size());
+  std::cout << fmt::format("Parameters of scenario {} ({} parameters)\n\n", sim.scenario().path,
+                           all.size());
+  for (const auto& p : all) {
+    std::string value = p.value.is_string() ? p.value.get<std::string>() : p.value.dump();
+    std::string unit = p.unit.empty() ? "" : " " + p.unit;
+    std::string from = p.source == "default" ? "" : "   [from " + p.source + "]";
+    std::cout << fmt::format("{:<{}}  {:>12}{:<6} {:<6} {}{}{}\n", p.name, w, value, unit,
+                             hs::to_string(p.type), p.description,
+                             p.constraint.empty() ? "" : " (" + p.constraint + ")", from);
+  }
+}
+
+std::string self_exe(const char* argv0) {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return argv0;
+  buf[n] = '\0';
+  return buf;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{
+      "hybridsim: a cycle-approximate SystemC/TLM-2.0 model of IBM's hybrid (host + Cell) "
+      "node and Blue Gene/P-style torus machine"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", HYBRIDSIM_VERSION);
+  std::string workloads;
+  for (const auto& l : hs::runner::known_workloads()) workloads += "\n  " + l;
+  std::string scenarios;
+  for (const auto& s : hs::runner::builtin_scenarios()) scenarios += " " + s;
+  app.footer("Built-in scenarios:" + scenarios + "\nWorkloads:" + workloads +
+             "\nExit codes: 0 ok, 1 model check or firmware assertion failed, 2 bad input.");
+
+  RunOptions ro;
+  auto* run = app.add_subcommand("run", "Run a scenario and print its report");
+  run->add_option("scenario", ro.scenario, "scenario file or built-in scenario name")->required();
+  run->add_option("--set", ro.sets,
+                  "override a parameter: name=value (repeatable; '*' matches any run)")
+      ->type_name("NAME=VALUE");
+  std::optional<uint64_t> seed;
+  run->add_option("--seed", seed, "random seed (overrides the scenario's)");
+  run->add_option("--report", ro.report_path, "write the full report as JSON");
+  run->add_option("--vcd", ro.vcd_path, "write signal traces (VCD, open with GTKWave)");
+  run->add_option("--trace", ro.trace_path,
+                  "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev)");
+  run->add_flag("--quiet", ro.quiet, "print nothing but errors");
+
+  std::string params_scenario = "default";
+  std::vector<std::string> params_sets;
+  auto* params =
+      app.add_subcommand("params", "List every parameter with its value and description");
+  params->add_option("scenario", params_scenario,
+                     "scenario file or built-in name (default: default)");
+  params->add_option("--set", params_sets, "override a parameter: name=value")
+      ->type_name("NAME=VALUE");
+
+  std::string sweep_file, sweep_out = "sweep-out";
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  bool sweep_quiet = false;
+  auto* sweep = app.add_subcommand("sweep", "Run the cross product of parameter lists");
+  sweep->add_option("sweep", sweep_file, "sweep file (JSON)")->required();
+  sweep->add_option("--jobs", jobs, "points run in parallel")->check(CLI::Range(1, 1024));
+  sweep->add_option("--out", sweep_out, "output directory (results.csv, per-point reports)");
+  sweep->add_flag("--quiet", sweep_quiet, "no progress output");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*run) {
+      ro.seed = seed;
+      hs::runner::Simulation sim(ro);
+      return sim.run(std::cout);
+    }
+    if (*params) {
+      list_params(params_scenario, params_sets);
+      return 0;
+    }
+    if (*sweep) {
+      auto spec = hs::runner::load_sweep(sweep_file);
+      return hs::runner::run_sweep(spec, self_exe(argv[0]), jobs, sweep_out, sweep_quiet);
+    }
+  } catch (const hs::InputError& e) {
+    std::cerr << "hybridsim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const hs::ModelError& e) {
+    std::cerr << "hybridsim: model error: " << e.what() << "\n";
+    return 1;
+  } catch (const sc_core::sc_report& e) {
+    std::cerr << "hybridsim: SystemC error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "hybridsim: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,28 @@
+// A machine built from parameters with a workload's firmware installed on its cores.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "hw/cpu/core.h"
+
+namespace hs::runner {
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual std::vector<Core*> cores() const = 0;
+  // Figures the workload's firmware measured, and its verdicts, after the run.
+  virtual nlohmann::json workload_results() const = 0;
+};
+
+// Builds `machine` with `workload` installed. Throws InputError for unknown names.
+std::unique_ptr<Model> build_model(const std::string& machine, const std::string& workload,
+                                   uint64_t seed);
+
+// "machine: workload, workload, ..." lines for help texts.
+std::vector<std::string> known_workloads();
+
+}  // namespace hs::runner

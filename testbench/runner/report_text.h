@@ -1,0 +1,10 @@
+// The human-readable run report, printed after a run, derived from the JSON report.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace hs::runner {
+
+void write_text_report(const nlohmann::json& report, std::ostream& out);
+
+}  // namespace hs::runner

@@ -1,0 +1,134 @@
+#include "testbench/runner/simulation.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <chrono>
+#include <fstream>
+
+#include "testbench/runner/report_text.h"
+#include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+#include "tlm/stats/statistics.h"
+#include "tlm/trace/signal_trace.h"
+#include "tlm/trace/transaction_trace.h"
+
+namespace hs::runner {
+
+using Json = nlohmann::json;
+
+namespace {
+
+const char* describe(Core::State s) {
+  switch (s) {
+    case Core::State::Idle:
+      return "idle";
+    case Core::State::Compute:
+      return "running";
+    case Core::State::MemoryStall:
+      return "stalled on a bus access";
+    case Core::State::WaitIrq:
+      return "waiting for an interrupt";
+    case Core::State::Done:
+      return "done";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
+  scenario_ = load_scenario(resolve_scenario(opts.scenario));
+  auto& params = ParamRegistry::instance();
+  for (const auto& [name, value] : scenario_.params.items()) {
+    params.set_override(
+        name, value,
+        {fmt::format("{}:{}", scenario_.path, scenario_.param_lines[name].get<int>()), 1});
+  }
+  for (const auto& s : opts.sets) params.set_from_assignment(s, "--set " + s);
+  seed_ = opts.seed.value_or(scenario_.seed);
+  if (!opts.report_path.empty() && !std::ofstream(opts.report_path)) {
+    throw InputError(fmt::format("--report: cannot write '{}'", opts.report_path));
+  }
+  if (!opts.trace_path.empty()) TransactionTrace::instance().open(opts.trace_path);
+  if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
+  time_limit_ns_ = ParamScope("sim").real("time_limit", 0, "ns",
+                                          "stop the run at this simulated time (0: run until idle)",
+                                          Range::between(0, 1e15));
+  model_ = build_model(scenario_.machine, scenario_.workload, seed_);
+  params.finalize();
+}
+
+Simulation::~Simulation() {
+  TransactionTrace::instance().close();
+  SignalTrace::instance().close();
+}
+
+int Simulation::run(std::ostream& out) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  std::string kernel_error;
+  try {
+    if (time_limit_ns_ > 0) {
+      sc_core::sc_start(sc_core::sc_time(time_limit_ns_, sc_core::SC_NS));
+    } else {
+      sc_core::sc_start();
+    }
+  } catch (const sc_core::sc_report& r) {
+    kernel_error = r.what();
+  } catch (const std::exception& e) {
+    kernel_error = e.what();
+  }
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const sc_core::sc_time end = sc_core::sc_time_stamp();
+
+  auto& checks = CheckRegistry::instance();
+  if (!kernel_error.empty()) checks.fail("kernel", kernel_error);
+  Json unfinished = Json::array();
+  if (checks.ok()) {
+    for (const Core* c : model_->cores()) {
+      if (c->has_firmware() && !c->finished()) {
+        unfinished.push_back(fmt::format("{} ({})", c->name(), describe(c->state())));
+      }
+    }
+    if (!unfinished.empty()) {
+      checks.fail("firmware",
+                  fmt::format("{} core(s) never finished their firmware{}: {}", unfinished.size(),
+                              time_limit_ns_ > 0 ? " before sim.time_limit" : " (deadlock)",
+                              unfinished.dump()));
+    }
+  }
+  TransactionTrace::instance().close();
+  SignalTrace::instance().close();
+
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  report_ = {
+      {"hybridsim", HYBRIDSIM_VERSION},
+      {"scenario", scenario_.path},
+      {"description", scenario_.description},
+      {"machine", scenario_.machine},
+      {"workload", scenario_.workload},
+      {"seed", seed_},
+      {"status", checks.ok() ? "passed" : "failed"},
+      {"simulated_time_ns", end.to_seconds() * 1e9},
+      {"results", model_->workload_results()},
+      {"checks", checks.to_json()},
+      {"params", ParamRegistry::instance().values_json()},
+      {"stats", StatsRegistry::instance().to_json(end)},
+      // Everything under "run" describes this execution, not the model: it varies run to run.
+      {"run",
+       {{"wall_seconds", wall},
+        {"simulated_per_wall_second", wall > 0 ? end.to_seconds() / wall : 0.0},
+        {"peak_rss_MiB", ru.ru_maxrss / 1024.0}}},
+  };
+  if (!opts_.report_path.empty()) {
+    std::ofstream f(opts_.report_path);
+    if (!f) throw InputError(fmt::format("--report: cannot write '{}'", opts_.report_path));
+    f << report_.dump(2) << "\n";
+  }
+  if (!opts_.quiet) write_text_report(report_, out);
+  return checks.ok() ? 0 : 1;
+}
+
+}  // namespace hs::runner
