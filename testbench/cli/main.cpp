@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <systemc>
 #include <thread>
 
@@ -35,7 +36,9 @@ void list_params(const std::string& scenario, const std::vector<std::string>& se
   std::cout << fmt::format("Parameters of scenario {} ({} parameters)\n\n", sim.scenario().path,
                            all.size());
   for (const auto& p : all) {
-    std::string value = p.value.is_string() ? p.value.get<std::string>() : p.value.dump();
+    std::string value = p.value.is_string()         ? p.value.get<std::string>()
+                        : p.value.is_number_float() ? fmt::format("{:g}", p.value.get<double>())
+                                                    : p.value.dump();
     std::string unit = p.unit.empty() ? "" : " " + p.unit;
     std::string from = p.source == "default" ? "" : "   [from " + p.source + "]";
     std::cout << fmt::format("{:<{}}  {:>12}{:<6} {:<6} {}{}{}\n", p.name, w, value, unit,
@@ -74,7 +77,14 @@ int sc_main(int argc, char* argv[]) {
                   "override a parameter: name=value (repeatable; '*' matches any run)")
       ->type_name("NAME=VALUE");
   std::optional<uint64_t> seed;
-  run->add_option("--seed", seed, "random seed (overrides the scenario's)");
+  run->add_option("--seed", seed, "random seed (overrides the scenario's)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
+                       ? std::string()
+                       : "--seed must be a non-negative integer, got '" + v + "'";
+          },
+          "UINT"));
   run->add_option("--report", ro.report_path, "write the full report as JSON");
   run->add_option("--vcd", ro.vcd_path, "write signal traces (VCD, open with GTKWave)");
   run->add_option("--trace", ro.trace_path,
@@ -121,7 +131,10 @@ int sc_main(int argc, char* argv[]) {
       return hs::runner::run_sweep(spec, self_exe(argv[0]), jobs, sweep_out, sweep_quiet);
     }
   } catch (const hs::InputError& e) {
-    std::cerr << "hybridsim: error: " << e.what() << "\n";
+    // One problem per line, each prefixed, so every one is visible in a log.
+    std::istringstream lines(e.what());
+    for (std::string line; std::getline(lines, line);)
+      std::cerr << "hybridsim: error: " << line << "\n";
     return 2;
   } catch (const hs::ModelError& e) {
     std::cerr << "hybridsim: model error: " << e.what() << "\n";

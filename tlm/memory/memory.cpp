@@ -17,8 +17,9 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
       bytes_written_(stats_.counter("bytes_written", "B", "bytes written")),
       busy_(stats_.busy("port_utilisation", "fraction of time the port moves data")) {
   ParamScope p(this->name());
-  size_ = static_cast<uint64_t>(p.integer("size", static_cast<int64_t>(d.size_bytes), "B",
-                                          "capacity", Range::at_least(4096)));
+  size_ =
+      static_cast<uint64_t>(p.integer("size", static_cast<int64_t>(d.size_bytes), "B", "capacity",
+                                      Range::between(4096, static_cast<double>(d.max_size_bytes))));
   latency_ = picoseconds(
       p.real("latency", d.latency_ns, "ns", "access latency (first byte)", Range::between(0, 1e6)) *
       1e3);

@@ -1,0 +1,198 @@
+// The hybridsim command line, run as a user would: exit codes, messages, reports,
+// determinism, traces, sweeps.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+Result hybridsim(const std::string& args) {
+  const std::string cmd = std::string(HYBRIDSIM_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string tmp(const std::string& name) {
+  fs::path dir = fs::path(::testing::TempDir()) / "hybridsim_cli";
+  fs::create_directories(dir);
+  return (dir / name).string();
+}
+
+Json read_json(const std::string& path) {
+  std::ifstream f(path);
+  return Json::parse(f);
+}
+
+}  // namespace
+
+TEST(Cli, DefaultScenarioRunsAndPrintsAReadableReport) {
+  auto r = hybridsim("run default");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("Simulated time"), std::string::npos);
+  EXPECT_NE(r.output.find("node0.pcie0.down"), std::string::npos);
+  EXPECT_NE(r.output.find("\"verified\":true"), std::string::npos);
+  EXPECT_NE(r.output.find("Checks: passed"), std::string::npos);
+  EXPECT_EQ(r.output.find("SystemC 2.3"), std::string::npos) << "kernel banner leaked";
+}
+
+TEST(Cli, UnknownParameterIsBadInputWithSuggestion) {
+  auto r = hybridsim("run default --set node0.pcie0.lane=4");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("did you mean 'node0.pcie0.lanes'"), std::string::npos) << r.output;
+}
+
+TEST(Cli, OutOfRangeAndWrongTypeNameTheParameterAndSource) {
+  auto r = hybridsim("run default --set node0.pcie0.lanes=5 --set node0.pcie0.gen=fast");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find(
+                "--set node0.pcie0.lanes=5: parameter 'node0.pcie0.lanes' value 5 is not one of"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("'node0.pcie0.gen' expects a number"), std::string::npos) << r.output;
+}
+
+TEST(Cli, MalformedScenarioIsBadInputWithLine) {
+  const std::string path = tmp("broken.json");
+  std::ofstream(path) << "{\n \"workload\": \"hybrid_demo\"\n \"seed\": 2\n}\n";
+  auto r = hybridsim("run " + path);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("broken.json:3:"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ScenarioParameterErrorsNameFileAndLine) {
+  const std::string path = tmp("badparam.json");
+  std::ofstream(path) << "{\n \"workload\": \"hybrid_demo\",\n \"params\": {\n  "
+                         "\"node0.pcie0.max_payload\": 300\n }\n}\n";
+  auto r = hybridsim("run " + path);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("badparam.json:4: parameter 'node0.pcie0.max_payload' value 300"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, BadCommandLineValuesAreBadInput) {
+  EXPECT_EQ(hybridsim("run default --seed -1").code, 2);
+  EXPECT_EQ(hybridsim("run default --set justaname").code, 2);
+  EXPECT_EQ(hybridsim("run no_such_scenario").code, 2);
+  EXPECT_EQ(hybridsim("run default --vcd out.txt").code, 2);
+  EXPECT_EQ(hybridsim("run default --report /nonexistent/dir/r.json").code, 2);
+  EXPECT_EQ(hybridsim("").code, 2);
+  EXPECT_EQ(hybridsim("frobnicate").code, 2);
+}
+
+TEST(Cli, WorkloadConstraintViolationIsBadInput) {
+  auto r = hybridsim("run default --set workload.accelerators=9");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("workload.accelerators = 9"), std::string::npos) << r.output;
+}
+
+TEST(Cli, FirmwareFaultExitsWithOne) {
+  // The SPUs' DMA into a 4 KiB host DRAM runs past its end: the link reports an unsupported
+  // request and the run fails as a model check.
+  auto r = hybridsim("run default --set node0.host.dram.size=4096");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("Checks: FAILED"), std::string::npos) << r.output;
+}
+
+TEST(Cli, DeadlockedFirmwareIsReported) {
+  // A time limit shorter than the workload leaves cores unfinished: reported, exit 1.
+  auto r = hybridsim("run default --set sim.time_limit=10us");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("never finished their firmware before sim.time_limit"), std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, SameSeedGivesIdenticalReports) {
+  const std::string a = tmp("a.json"), b = tmp("b.json");
+  ASSERT_EQ(hybridsim("run default --quiet --seed 7 --report " + a).code, 0);
+  ASSERT_EQ(hybridsim("run default --quiet --seed 7 --report " + b).code, 0);
+  Json ja = read_json(a), jb = read_json(b);
+  ja.erase("run");  // wall-clock figures of the execution, not of the model
+  jb.erase("run");
+  EXPECT_EQ(ja, jb);
+  EXPECT_EQ(ja["seed"], 7);
+}
+
+TEST(Cli, ParamsListsEveryParameterWithDescription) {
+  auto r = hybridsim("params default");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.output.find("node0.pcie0.lanes"), std::string::npos);
+  EXPECT_NE(r.output.find("link width"), std::string::npos);
+  EXPECT_NE(r.output.find("node0.acc0.spe7.mfc.outstanding"), std::string::npos);
+  EXPECT_NE(r.output.find("[from "), std::string::npos) << "scenario values show their source";
+}
+
+TEST(Cli, TracesAreWrittenWhenAsked) {
+  const std::string vcd = tmp("t.vcd"), trace = tmp("t.json");
+  auto r = hybridsim("run default --quiet --vcd " + vcd + " --trace " + trace);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(r.output.empty()) << r.output;
+  Json t = read_json(trace);
+  size_t spans = 0;
+  for (const auto& e : t["traceEvents"]) spans += e["ph"] == "X" ? 1 : 0;
+  EXPECT_GT(spans, 1000u);
+  std::ifstream v(vcd);
+  std::string text((std::istreambuf_iterator<char>(v)), {});
+  EXPECT_NE(text.find("$enddefinitions"), std::string::npos);
+  EXPECT_NE(text.find("delivered_bytes"), std::string::npos);
+}
+
+TEST(Cli, SweepRunsTheCrossProductIntoOneCsv) {
+  const std::string spec = tmp("sweep.json"), out = tmp("sweep_out");
+  fs::remove_all(out);
+  std::ofstream(spec) << R"({"scenario": "default",
+    "params": {"node0.pcie0.lanes": [4, 8], "node0.pcie0.max_payload": [128, 256]},
+    "stats": ["simulated_time_ns", "node0.pcie0.down:payload_efficiency", "results:accelerators/0/verified"]})";
+  auto r = hybridsim("sweep " + spec + " --jobs 2 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream csv(out + "/results.csv");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(csv, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0],
+            "point,seed,node0.pcie0.lanes,node0.pcie0.max_payload,status,simulated_time_ns,"
+            "node0.pcie0.down:payload_efficiency,results:accelerators/0/verified");
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_NE(lines[i].find(",passed,"), std::string::npos) << lines[i];
+    EXPECT_NE(lines[i].find(",true"), std::string::npos) << lines[i];
+  }
+  // Four lanes take longer than eight.
+  EXPECT_NE(lines[1], lines[3]);
+}
+
+TEST(Cli, SweepRecordsFailingPointsAndExitsNonZero) {
+  const std::string spec = tmp("sweep_bad.json"), out = tmp("sweep_bad_out");
+  std::ofstream(spec) << R"({"scenario": "default", "params": {"node0.pcie0.lanes": [8, 3]}})";
+  auto r = hybridsim("sweep " + spec + " --quiet --out " + out);
+  EXPECT_EQ(r.code, 1);
+  std::ifstream csv(out + "/results.csv");
+  std::string all((std::istreambuf_iterator<char>(csv)), {});
+  EXPECT_NE(all.find(",passed,"), std::string::npos);
+  EXPECT_NE(all.find(",bad-input,"), std::string::npos);
+}
+
+TEST(Cli, BadSweepFileIsBadInput) {
+  const std::string spec = tmp("sweep_malformed.json");
+  std::ofstream(spec) << R"({"scenario": "default", "params": {"node0.pcie0.lanes": 8}})";
+  auto r = hybridsim("sweep " + spec);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("must be a non-empty list"), std::string::npos) << r.output;
+}

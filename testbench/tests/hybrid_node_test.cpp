@@ -1,0 +1,212 @@
+// The hybrid node assembled: host loads across PCIe, MFC data movement and command checks,
+// EIB contention, Ethernet framing, accelerator ratios.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "hw/hybrid/address_map.h"
+#include "hw/hybrid/hybrid_node.h"
+#include "sw/hal/mfc.h"
+#include "tlm/check/checker.h"
+#include "tlm/params/param_registry.h"
+#include "tlm/timing/clock.h"
+
+using namespace hs;
+namespace amap = hs::hybrid::amap;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+namespace {
+
+void set(const std::string& name, const Json& v) {
+  ParamRegistry::instance().set_override(name, v, {"test", 2});
+}
+
+std::unique_ptr<hybrid::HybridNode> make_node() {
+  auto node = std::make_unique<hybrid::HybridNode>("node0");
+  ParamRegistry::instance().finalize();
+  return node;
+}
+
+std::string first_violation() {
+  const auto& v = CheckRegistry::instance().violations();
+  return v.empty() ? "" : v.front().component + ": " + v.front().message;
+}
+
+}  // namespace
+
+TEST(HybridNode, HostLoadAcrossPcieTakesTheModelledRoundTrip) {
+  auto node = make_node();
+  sc_time took;
+  node->host->core_list[0]->set_firmware([&](fw::Hal& hal) {
+    sc_time t0 = sc_core::sc_time_stamp();
+    hal.load<uint64_t>(amap::acc_via_pcie(0, 0) + amap::kAccDram + 0x1000);
+    took = sc_core::sc_time_stamp() - t0;
+  });
+  sc_core::sc_start();
+  const auto& pcie = node->pcie(0, 0).config();
+  const double rate = pcie.bytes_per_second();
+  const Clock host_clock(1.8e9), eib_clock(1.6e9);
+  // Issue, host bus, MRd on the wire and in flight, EIB arbitration, DRAM, the 8 B back on a
+  // ring, the CplD on the wire and in flight.
+  const sc_time expected = host_clock.cycles(1) + sc_time(20, SC_NS) + transfer_time(20, rate) +
+                           sc_time(pcie.latency_ns, SC_NS) + sc_time(90, SC_NS) +
+                           transfer_time(8, 25.6e9) + eib_clock.cycles(8) + eib_clock.cycles(1) +
+                           transfer_time(8 + 20, rate) + sc_time(pcie.latency_ns, SC_NS);
+  EXPECT_NEAR(took.to_seconds() * 1e12, expected.to_seconds() * 1e12, 3.0);  // ps rounding
+  EXPECT_EQ(node->pcie(0, 0).tlps(0, TlpKind::MRd), 1u);
+  EXPECT_EQ(node->pcie(0, 0).tlps(1, TlpKind::CplD), 1u);
+}
+
+TEST(HybridNode, MfcGetAndPutMoveDataThroughTheLocalStore) {
+  auto node = make_node();
+  auto& acc = *node->accelerators[0];
+  std::vector<uint8_t> src(40000);
+  std::iota(src.begin(), src.end(), 7);
+  acc.dram->poke(0x100000, src.data(), src.size());
+  acc.spes[3]->spu.set_firmware([&](fw::Hal& hal) {
+    fw::mfc::get_large(hal, 0, amap::kAccDram + 0x100000, src.size() / 16 * 16, 5);
+    fw::mfc::wait_tags(hal, 1u << 5);
+    fw::mfc::put_large(hal, 0, amap::kAccDram + 0x200000, src.size() / 16 * 16, 6);
+    fw::mfc::wait_tags(hal, 1u << 6);
+  });
+  sc_core::sc_start();
+  ASSERT_TRUE(CheckRegistry::instance().ok()) << first_violation();
+  std::vector<uint8_t> out(src.size() / 16 * 16);
+  acc.dram->peek(0x200000, out.data(), out.size());
+  EXPECT_TRUE(std::equal(out.begin(), out.end(), src.begin()));
+  EXPECT_TRUE(acc.spes[3]->spu.finished());
+}
+
+TEST(HybridNode, MfcRejectsOversizedCommandWithAClearError) {
+  auto node = make_node();
+  node->accelerators[0]->spes[0]->spu.set_firmware(
+      [](fw::Hal& hal) { fw::mfc::get(hal, 0, amap::kAccDram, 20000, 0); });
+  sc_core::sc_start();
+  ASSERT_FALSE(CheckRegistry::instance().ok());
+  EXPECT_NE(first_violation().find("transfer size 20000 B"), std::string::npos)
+      << first_violation();
+  EXPECT_NE(first_violation().find("spe0.mfc"), std::string::npos);
+}
+
+TEST(HybridNode, MfcRejectsMisalignedCommand) {
+  auto node = make_node();
+  node->accelerators[0]->spes[0]->spu.set_firmware(
+      [](fw::Hal& hal) { fw::mfc::put(hal, 8, amap::kAccDram + 0x1000, 64, 0); });
+  sc_core::sc_start();
+  EXPECT_NE(first_violation().find("misaligned"), std::string::npos) << first_violation();
+}
+
+TEST(HybridNode, SpuCannotReachMainMemoryDirectly) {
+  auto node = make_node();
+  node->accelerators[0]->spes[0]->spu.set_firmware(
+      [](fw::Hal& hal) { hal.load<uint32_t>(amap::kAccDram + 0x400000); });
+  sc_core::sc_start();
+  EXPECT_NE(first_violation().find("memory read of 4 B at 0x400000 failed"), std::string::npos)
+      << first_violation();
+}
+
+namespace {
+// Every SPE streams `bytes` from its neighbour's local store into its own: all traffic is on
+// the EIB rings. Returns aggregate GB/s.
+double ls_to_ls_streaming(int spes, uint64_t bytes) {
+  auto node = make_node();
+  auto& acc = *node->accelerators[0];
+  std::vector<sc_time> end(spes);
+  for (int s = 0; s < spes; ++s) {
+    acc.spes[s]->spu.set_firmware([&, s](fw::Hal& hal) {
+      const uint64_t neighbour = amap::acc_spe((s + 1) % 8) + amap::kSpeLocalStore;
+      for (uint64_t off = 0; off < bytes; off += 16384) {
+        fw::mfc::get(hal, static_cast<uint32_t>(off % 65536), neighbour + 65536 + off % 65536,
+                     16384, 0);
+      }
+      fw::mfc::wait_tags(hal, 1);
+      end[s] = sc_core::sc_time_stamp();
+    });
+  }
+  sc_core::sc_start();
+  EXPECT_TRUE(CheckRegistry::instance().ok()) << first_violation();
+  return spes * bytes / std::max_element(end.begin(), end.end())->to_seconds() / 1e9;
+}
+}  // namespace
+
+TEST(HybridNode, EibOneRingSaturatesAtItsBandwidth) {
+  set("node0.acc0.eib.rings", 1);
+  const double gbps = ls_to_ls_streaming(8, 1 << 20);
+  // One ring: 16 B per cycle at 1.6 GHz.
+  EXPECT_LE(gbps, 25.6 * 1.0001);
+  EXPECT_GE(gbps, 25.6 * 0.97);
+}
+
+TEST(HybridNode, EibFourRingsCarryMoreThanOneButNoMoreThanPeak) {
+  const double gbps = ls_to_ls_streaming(8, 1 << 20);
+  EXPECT_LE(gbps, 102.4 * 1.0001);
+  EXPECT_GE(gbps, 25.6 * 2.5);
+}
+
+TEST(HybridNode, SingleMfcIsBoundByTransfersInFlight) {
+  set("node0.acc0.spe0.mfc.outstanding", 1);
+  const double one = ls_to_ls_streaming(1, 256 << 10);
+  // One 128 B transfer at a time: read from the neighbour (ring + LS) then write the own LS.
+  EXPECT_LT(one, 25.6);
+  EXPECT_GT(one, 1.0);
+}
+
+TEST(HybridNode, EthernetFramesCarryMtuPayloadAtLineRate) {
+  auto node = make_node();
+  constexpr uint64_t kBytes = 1484 * 100;  // exactly 100 full frames
+  std::vector<uint8_t> data(kBytes, 0xAB);
+  node->host->core_list[0]->set_firmware([&](fw::Hal& hal) {
+    hal.store(amap::acc_via_ethernet(0, 0) + amap::kAccDram + 0x3000, data.data(), data.size());
+  });
+  sc_core::sc_start();
+  auto& eth = node->ethernet(0, 0);
+  EXPECT_EQ(eth.frames(0), 100u);
+  // Issue cycle and host bus, then 100 frames of 1484 B + 16 B header = 1500 B payload
+  // + 38 B framing at 125 MB/s, then the flight of the last one.
+  const double expected = 1 / 1.8e9 + 20e-9 + 100 * 1538 / 125e6 + eth.config().latency_ns * 1e-9;
+  EXPECT_NEAR(sc_core::sc_time_stamp().to_seconds(), expected, expected * 1e-6);
+  std::vector<uint8_t> got(kBytes);
+  node->accelerators[0]->dram->peek(0x3000, got.data(), got.size());
+  EXPECT_EQ(got, data);
+}
+
+TEST(HybridNode, EthernetRejectsReadsWithAClearError) {
+  auto node = make_node();
+  node->host->core_list[0]->set_firmware(
+      [](fw::Hal& hal) { hal.load<uint32_t>(amap::acc_via_ethernet(0, 0) + amap::kAccDram); });
+  sc_core::sc_start();
+  EXPECT_NE(first_violation().find("carries remote writes only"), std::string::npos)
+      << first_violation();
+}
+
+TEST(HybridNode, AcceleratorRatioIsConfigurable) {
+  set("node0.accelerators_per_core", 3);
+  set("node0.host.sockets", 1);
+  auto node = make_node();
+  EXPECT_EQ(node->host->core_list.size(), 2u);
+  EXPECT_EQ(node->accelerators.size(), 6u);
+  EXPECT_EQ(node->pcie_.size(), 6u);
+}
+
+TEST(HybridNode, MsiFromAcceleratorInterruptsHostCore) {
+  auto node = make_node();
+  uint32_t lines = 0;
+  node->host->core_list[2]->set_firmware([&](fw::Hal& hal) { lines = hal.wait_irq(1u << 5); });
+  node->accelerators[1]->ppe->set_firmware([](fw::Hal& hal) {
+    hal.reg_write(amap::host_via_pcie(0) + amap::kHostIrq + 2 * amap::kDoorbellStride, 5);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(lines, 1u << 5);
+  EXPECT_EQ(node->pcie(1, 0).tlps(1, TlpKind::MWr), 1u);
+}
+
+TEST(HybridNode, PeerToPeerAcrossTheRootComplexIsRejected) {
+  auto node = make_node();
+  node->accelerators[0]->ppe->set_firmware([](fw::Hal& hal) {
+    // acc1's window in the host map, reached from acc0 through the host: not supported.
+    hal.store<uint32_t>(amap::host_via_pcie(0) + amap::acc_via_pcie(1, 0), 1);
+  });
+  sc_core::sc_start();
+  EXPECT_FALSE(CheckRegistry::instance().ok());
+}

@@ -1,0 +1,81 @@
+// Scenario files: parsing, line numbers, validation, nested parameters.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "testbench/runner/scenario_file.h"
+#include "tlm/common/errors.h"
+
+using namespace hs;
+using hs::runner::load_scenario;
+
+namespace {
+std::string write(const std::string& text) {
+  static int n = 0;
+  std::string path = ::testing::TempDir() + "scenario_" + std::to_string(n++) + ".json";
+  std::ofstream(path) << text;
+  return path;
+}
+std::string load_error(const std::string& text) {
+  try {
+    load_scenario(write(text));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(ScenarioFile, FlatAndNestedParamsGetTheirLineNumbers) {
+  auto s = load_scenario(
+      write("{\n  \"workload\": \"hybrid_demo\",\n  \"params\": {\n    \"node0.pcie0.lanes\": 4,\n"
+            "    \"node0\": {\n      \"host\": {\"clock\": \"2GHz\"}\n    }\n  }\n}\n"));
+  EXPECT_EQ(s.params["node0.pcie0.lanes"], 4);
+  EXPECT_EQ(s.param_lines["node0.pcie0.lanes"], 4);
+  EXPECT_EQ(s.params["node0.host.clock"], "2GHz");
+  EXPECT_EQ(s.param_lines["node0.host.clock"], 6);
+  EXPECT_EQ(s.workload, "hybrid_demo");
+  EXPECT_EQ(s.seed, 1u);
+}
+
+TEST(ScenarioFile, MalformedJsonNamesLineAndColumn) {
+  const std::string e = load_error("{\n  \"workload\": \"x\",\n  \"seed\": 1,,\n}\n");
+  EXPECT_NE(e.find(":3:"), std::string::npos) << e;
+  EXPECT_NE(e.find("malformed JSON"), std::string::npos) << e;
+}
+
+TEST(ScenarioFile, UnknownFieldIsRejected) {
+  const std::string e = load_error("{\"workload\": \"x\",\n \"sed\": 3}");
+  EXPECT_NE(e.find(":2: unknown scenario field 'sed'"), std::string::npos) << e;
+}
+
+TEST(ScenarioFile, MissingWorkloadIsRejected) {
+  EXPECT_NE(load_error("{\"seed\": 3}").find("missing required field 'workload'"),
+            std::string::npos);
+}
+
+TEST(ScenarioFile, WrongFieldTypesAreRejected) {
+  EXPECT_NE(load_error("{\"workload\": 3}").find("'workload' must be a string"), std::string::npos);
+  EXPECT_NE(load_error("{\"workload\": \"x\", \"seed\": -1}").find("non-negative integer"),
+            std::string::npos);
+  EXPECT_NE(load_error("{\"workload\": \"x\", \"params\": [1]}").find("must be an object"),
+            std::string::npos);
+  EXPECT_NE(load_error("[1, 2]").find("must be a JSON object"), std::string::npos);
+}
+
+TEST(ScenarioFile, MissingFileAndUnknownBuiltinAreClear) {
+  EXPECT_THROW(load_scenario("/nonexistent/x.json"), InputError);
+  try {
+    hs::runner::resolve_scenario("no_such_scenario");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a built-in scenario (default"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ScenarioFile, BuiltinScenariosAllLoad) {
+  for (const auto& name : hs::runner::builtin_scenarios()) {
+    EXPECT_NO_THROW(load_scenario(hs::runner::resolve_scenario(name))) << name;
+  }
+}
