@@ -34,10 +34,17 @@ void Eib::occupy_ring(tlm::tlm_generic_payload& gp, sc_time& delay) {
   const uint64_t cycles = (bytes + ring_width_ - 1) / ring_width_;
   const sc_time hold = bus_clock_.cycles(cycles);
   const sc_time ready = sc_core::sc_time_stamp() + delay + arbitration_;
-  auto ring = std::min_element(rings_.begin(), rings_.end(), [](const auto& a, const auto& b) {
-    return a.free_at() < b.free_at();
-  });
-  const sc_time start = ring->reserve(ready, hold);
+  // The data arbiter grants the ring that can start the transfer soonest.
+  CalendarResource* ring = nullptr;
+  sc_time start;
+  for (auto& r : rings_) {
+    const sc_time s = r.earliest(ready, hold);
+    if (!ring || s < start) {
+      ring = &r;
+      start = s;
+    }
+  }
+  ring->book(start, hold);
   delay = start + hold - sc_core::sc_time_stamp();
   bytes_ += bytes;
   // Utilisation is reported per ring: each ring contributes 1/rings of its busy time.

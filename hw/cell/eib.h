@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "tlm/bus/router.h"
+#include "tlm/timing/calendar_resource.h"
 #include "tlm/timing/clock.h"
-#include "tlm/timing/serial_resource.h"
 
 namespace hs::cell {
 
@@ -26,7 +26,7 @@ class Eib : public Router {
   Clock bus_clock_;
   uint32_t ring_width_;
   sc_core::sc_time arbitration_;
-  std::vector<SerialResource> rings_;
+  std::vector<CalendarResource> rings_;
   Counter& bytes_;
   BusyTime& ring_busy_;
 };

@@ -126,20 +126,13 @@ void Mfc::enqueue(uint32_t opcode) {
 }
 
 void Mfc::move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command cmd, uint64_t addr,
-               uint8_t* data, uint32_t len, const Command& c) {
-  tlm::tlm_generic_payload gp;
+               uint8_t* data, uint32_t len, const Command& c, tlm::tlm_generic_payload& gp,
+               sc_time& delay) {
   InitiatorExt ext;
   ext.initiator_id = spu_.core_index();
   ScopedExtension<InitiatorExt> scoped(gp, &ext);
-  gp.set_command(cmd);
-  gp.set_address(addr);
-  gp.set_data_ptr(data);
-  gp.set_data_length(len);
-  gp.set_streaming_width(len);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = sc_core::SC_ZERO_TIME;
+  prepare(gp, cmd, addr, data, len);
   port->b_transport(gp, delay);
-  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
   if (!gp.is_response_ok()) {
     error_ = 2;
     CheckRegistry::instance().fail(
@@ -153,20 +146,24 @@ void Mfc::move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command c
 
 void Mfc::worker() {
   uint8_t buf[kEibBlock];
+  tlm::tlm_generic_payload gp;  // this worker's, reused for every transfer
   for (;;) {
     while (transfers_.empty()) sc_core::wait(transfer_ready_);
     Transfer t = transfers_.front();
     transfers_.pop_front();
     Command& c = *t.cmd;
+    // Both halves of a transfer run on the worker's local time; it synchronises once.
+    sc_time delay = sc_core::SC_ZERO_TIME;
     if (c.opcode == mfc::kCmdGet) {
-      move(ea_port, tlm::TLM_READ_COMMAND, c.ea + t.offset, buf, t.len, c);
-      move(ls_port, tlm::TLM_WRITE_COMMAND, c.lsa + t.offset, buf, t.len, c);
+      move(ea_port, tlm::TLM_READ_COMMAND, c.ea + t.offset, buf, t.len, c, gp, delay);
+      move(ls_port, tlm::TLM_WRITE_COMMAND, c.lsa + t.offset, buf, t.len, c, gp, delay);
       bytes_in_ += t.len;
     } else {
-      move(ls_port, tlm::TLM_READ_COMMAND, c.lsa + t.offset, buf, t.len, c);
-      move(ea_port, tlm::TLM_WRITE_COMMAND, c.ea + t.offset, buf, t.len, c);
+      move(ls_port, tlm::TLM_READ_COMMAND, c.lsa + t.offset, buf, t.len, c, gp, delay);
+      move(ea_port, tlm::TLM_WRITE_COMMAND, c.ea + t.offset, buf, t.len, c, gp, delay);
       bytes_out_ += t.len;
     }
+    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     ++transfers_done_;
     if (--c.transfers_left == 0) complete(c);
   }

@@ -45,8 +45,10 @@ class Mfc : public sc_core::sc_module {
   // Returns an error description, or "" if the staged command is valid.
   std::string validate(uint32_t opcode) const;
   void worker();
+  // One half of a transfer at the worker's local time (now + delay); advances delay.
   void move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command cmd, uint64_t addr,
-            uint8_t* data, uint32_t len, const Command& c);
+            uint8_t* data, uint32_t len, const Command& c, tlm::tlm_generic_payload& gp,
+            sc_core::sc_time& delay);
   void complete(Command& c);
   uint32_t tag_status() const;
 

@@ -1,6 +1,7 @@
 // A Synergistic Processing Element: the SPU core, its 256 KiB local store and its MFC,
 // joined by the SPE's local bus. The SPU reaches only its local store and MFC registers;
-// the EIB reaches both through `local_bus` (the SPE window in the accelerator's map).
+// the EIB reaches both through `local_bus` (the SPE window in the accelerator's map). The MFC
+// reaches the local store directly; every path shares the local store's one port.
 #pragma once
 #include <systemc>
 

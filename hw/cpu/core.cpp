@@ -40,6 +40,12 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
   SignalTrace::instance().add(state_, std::string(this->name()) + ".state");
 }
 
+Core::~Core() {
+  // A run stopped early can leave this core's thread suspended inside an access, with its
+  // stack-allocated extension still attached: detach it so the payload does not free it.
+  gp_.clear_extension<InitiatorExt>();
+}
+
 void Core::run() {
   if (!firmware_) return;
   set_state(State::Compute);
@@ -53,17 +59,12 @@ void Core::run() {
 }
 
 void Core::access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio) {
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = gp_;
   InitiatorExt ext;
   ext.initiator_id = index_;
   ext.mmio = mmio;
   ScopedExtension<InitiatorExt> scoped(gp, &ext);
-  gp.set_command(cmd);
-  gp.set_address(addr);
-  gp.set_data_ptr(static_cast<unsigned char*>(data));
-  gp.set_data_length(static_cast<unsigned int>(len));
-  gp.set_streaming_width(static_cast<unsigned int>(len));
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare(gp, cmd, addr, static_cast<unsigned char*>(data), static_cast<unsigned int>(len));
   const sc_time start = sc_core::sc_time_stamp();
   sc_time delay = clock_.cycles(access_cycles_);
   set_state(State::MemoryStall);

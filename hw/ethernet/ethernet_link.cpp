@@ -84,20 +84,17 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // no forwarding between links
     return;
   }
-  if (delay > sc_core::SC_ZERO_TIME) {
-    sc_core::wait(delay);
-    delay = sc_core::SC_ZERO_TIME;
-  }
   Direction& d = *dir_[from];
+  sc_time local = sc_core::sc_time_stamp() + delay;
   uint64_t addr = gp.get_address();
   const uint8_t* src = gp.get_data_ptr();
   uint64_t remaining = gp.get_data_length();
   while (remaining > 0) {
     const uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(remaining, cfg_.data_per_frame()));
-    d.tx.wait_for_slot();
+    d.tx.wait_for_slot(local);
     const uint32_t wire = cfg_.wire_bytes(n);
     const sc_time ser = transfer_time(wire, cfg_.bytes_per_second());
-    const sc_time start = d.line.reserve(sc_core::sc_time_stamp(), ser);
+    const sc_time start = d.line.reserve(local, ser);
     d.tx.occupy_until(start + ser);
     d.busy.add(ser);
     ++d.frames;
@@ -109,6 +106,7 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     src += n;
     remaining -= n;
   }
+  delay = local - sc_core::sc_time_stamp();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -4,6 +4,7 @@
 
 #include "tlm/check/checker.h"
 #include "tlm/timing/clock.h"
+#include "tlm/timing/token_pool.h"
 #include "tlm/timing/transmit_buffer.h"
 #include "tlm/trace/signal_trace.h"
 #include "tlm/trace/transaction_trace.h"
@@ -51,7 +52,8 @@ struct PcieLink::Direction {
   TransmitBuffer tx;                                  // TLPs waiting for the wire
   CreditPool ph, pd, nph, cplh, cpld;                 // the receiver's credits
   TimedQueue<Tlp> in_flight;
-  uint64_t delivered_bytes = 0;  // traced signal: payload bytes that have arrived
+  uint64_t delivered_bytes = 0;       // traced signal: payload bytes that have arrived
+  tlm::tlm_generic_payload delivery;  // reused for every TLP delivered into the receiver
 
   StatGroup stats;
   Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps, &payload, &wire, &credit_stall_ps;
@@ -71,6 +73,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
   bytes_per_second_ = cfg_.bytes_per_second();
   latency_ = picoseconds(cfg_.latency_ns * 1e3);
   fc_delay_ = picoseconds(cfg_.fc_update_ns * 1e3);
+  for (auto& t : tags_) t = std::make_unique<TokenPool>(cfg_.tags);
   dir_[A] = std::make_unique<Direction>(*this, "down", b_out, cfg_);
   dir_[B] = std::make_unique<Direction>(*this, "up", a_out, cfg_);
   a_in.register_b_transport(this, &PcieLink::from_a);
@@ -130,20 +133,19 @@ void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay
     gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return;
   }
-  // Synchronise: the TLP enters the transmitter at the initiator's local time.
-  if (delay > sc_core::SC_ZERO_TIME) {
-    sc_core::wait(delay);
-    delay = sc_core::SC_ZERO_TIME;
-  }
   Direction& d = *dir_[from];
+  // The caller's local time (loosely timed: now + its annotated delay) is when its TLPs are
+  // ready; the thread blocks only while the transmit buffer is full or a read is in flight.
+  sc_time local = sc_core::sc_time_stamp() + delay;
   if (gp.is_write()) {
-    post_writes(d, gp);
+    post_writes(d, gp, local);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);  // posted: no completion comes back
   } else if (gp.is_read()) {
-    issue_reads(from, d, gp);
+    issue_reads(from, d, gp, local);
   } else {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
+  delay = local - sc_core::sc_time_stamp();
 }
 
 sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_tx_queue) {
@@ -206,34 +208,40 @@ sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool throu
   return arrival;
 }
 
-void PcieLink::post_writes(Direction& d, tlm::tlm_generic_payload& gp) {
+void PcieLink::post_writes(Direction& d, tlm::tlm_generic_payload& gp, sc_time& local) {
   uint64_t addr = gp.get_address();
   const uint8_t* src = gp.get_data_ptr();
   uint64_t remaining = gp.get_data_length();
   while (remaining > 0) {
     const uint32_t n = tlp_chunk(addr, remaining, cfg_.mps);
-    d.tx.wait_for_slot();
+    d.tx.wait_for_slot(local);
     Tlp t;
     t.kind = TlpKind::MWr;
     t.addr = addr;
     t.len = n;
+    if (!spare_buffers_.empty()) {  // recycle delivered TLPs' buffers
+      t.data = std::move(spare_buffers_.back());
+      spare_buffers_.pop_back();
+    }
     t.data.assign(src, src + n);
-    send(d, std::move(t), sc_core::sc_time_stamp(), true);
+    send(d, std::move(t), local, true);
     addr += n;
     src += n;
     remaining -= n;
   }
 }
 
-void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp) {
+void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp, sc_time& local) {
   ReadCtx ctx;
   uint64_t addr = gp.get_address();
   uint8_t* dst = gp.get_data_ptr();
   uint64_t remaining = gp.get_data_length();
   while (remaining > 0) {
     const uint32_t n = tlp_chunk(addr, remaining, cfg_.mrrs);
-    while (tags_in_use_[from] >= cfg_.tags) sc_core::wait(tag_freed_[from]);
-    d.tx.wait_for_slot();
+    // Hold a tag first, then wait for a transmit slot: once held, a tag cannot be lost.
+    tags_[from]->acquire();
+    local = std::max(local, sc_core::sc_time_stamp());
+    d.tx.wait_for_slot(local);
     ++tags_in_use_[from];
     HS_CHECK(tags_in_use_[from] <= cfg_.tags, name(), "more reads outstanding than tags");
     ++ctx.requests_pending;
@@ -243,12 +251,13 @@ void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp
     t.len = n;
     t.ctx = &ctx;
     t.dst = dst;
-    send(d, std::move(t), sc_core::sc_time_stamp(), true);
+    send(d, std::move(t), local, true);
     addr += n;
     dst += n;
     remaining -= n;
   }
   while (ctx.requests_pending > 0) sc_core::wait(ctx.done);
+  local = std::max(local, sc_core::sc_time_stamp());
   gp.set_response_status(ctx.error ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
 }
 
@@ -256,20 +265,16 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
   const Side receiver = &d == dir_[A].get() ? B : A;
   switch (tlp.kind) {
     case TlpKind::MWr: {
-      tlm::tlm_generic_payload gp;
+      tlm::tlm_generic_payload& gp = d.delivery;
       PcieTlpExt ext;
       ext.kind = TlpKind::MWr;
       ext.link_id = link_id_;
       ScopedExtension<PcieTlpExt> scoped(gp, &ext);
-      gp.set_command(tlm::TLM_WRITE_COMMAND);
-      gp.set_address(tlp.addr);
-      gp.set_data_ptr(tlp.data.data());
-      gp.set_data_length(tlp.len);
-      gp.set_streaming_width(tlp.len);
-      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      prepare(gp, tlm::TLM_WRITE_COMMAND, tlp.addr, tlp.data.data(), tlp.len);
       sc_time delay = sc_core::SC_ZERO_TIME;
       d.out->b_transport(gp, delay);
       d.delivered_bytes += tlp.len;
+      spare_buffers_.push_back(std::move(tlp.data));
       if (!gp.is_response_ok()) {
         // Posted: the requester never hears of it. The model reports it as a fault.
         CheckRegistry::instance().fail(
@@ -289,7 +294,7 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
       if (tlp.kind == TlpKind::Cpl) tlp.ctx->error = true;
       if (tlp.last_of_request) {
         --tags_in_use_[receiver];
-        tag_freed_[receiver].notify();
+        tags_[receiver]->release();
         if (--tlp.ctx->requests_pending == 0) tlp.ctx->done.notify();
       }
       break;
@@ -300,17 +305,12 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
 void PcieLink::complete_read(Direction& d, Tlp& mrd) {
   // The completer reads when the request arrives, so every earlier posted write on this
   // direction is already visible: a read never passes a write.
-  tlm::tlm_generic_payload gp;
+  tlm::tlm_generic_payload& gp = d.delivery;
   PcieTlpExt ext;
   ext.kind = TlpKind::MRd;
   ext.link_id = link_id_;
   ScopedExtension<PcieTlpExt> scoped(gp, &ext);
-  gp.set_command(tlm::TLM_READ_COMMAND);
-  gp.set_address(mrd.addr);
-  gp.set_data_ptr(mrd.dst);
-  gp.set_data_length(mrd.len);
-  gp.set_streaming_width(mrd.len);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  prepare(gp, tlm::TLM_READ_COMMAND, mrd.addr, mrd.dst, mrd.len);
   sc_time mem_delay = sc_core::SC_ZERO_TIME;
   d.out->b_transport(gp, mem_delay);
 

@@ -26,6 +26,7 @@
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/serial_resource.h"
 #include "tlm/timing/timed_queue.h"
+#include "tlm/timing/token_pool.h"
 
 namespace hs::pcie {
 
@@ -63,8 +64,8 @@ class PcieLink : public sc_core::sc_module {
   void from_a(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(A, gp, delay); }
   void from_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(B, gp, delay); }
   void transport(Side from, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void post_writes(Direction& d, tlm::tlm_generic_payload& gp);
-  void issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp);
+  void post_writes(Direction& d, tlm::tlm_generic_payload& gp, sc_core::sc_time& local);
+  void issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp, sc_core::sc_time& local);
   // Puts a TLP on direction d's wire no earlier than `ready`; returns its arrival time.
   sc_core::sc_time send(Direction& d, Tlp&& tlp, const sc_core::sc_time& ready,
                         bool through_tx_queue);
@@ -75,9 +76,11 @@ class PcieLink : public sc_core::sc_module {
   PcieConfig cfg_;
   double bytes_per_second_;
   sc_core::sc_time latency_, fc_delay_;
-  std::array<std::unique_ptr<Direction>, 2> dir_;  // indexed by the transmitting side
+  std::array<std::unique_ptr<Direction>, 2> dir_;   // indexed by the transmitting side
+  std::array<std::unique_ptr<TokenPool>, 2> tags_;  // read tags of each requester side
   std::array<uint32_t, 2> tags_in_use_{0, 0};
-  std::array<sc_core::sc_event, 2> tag_freed_;
+  std::vector<std::vector<uint8_t>> spare_buffers_;  // payload buffers of delivered MWr TLPs //
+                                                     // traced, and checked against the limit
 };
 
 }  // namespace hs::pcie

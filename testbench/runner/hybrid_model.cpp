@@ -126,9 +126,10 @@ void install_stream(HybridModel& m, uint64_t) {
     return nlohmann::json{
         {"bytes", total},
         {"throughput_GBps", t > 0 ? total / t / 1e9 : 0.0},
-        // PUT: MWr upstream. GET: MRd downstream, CplD upstream.
+        // The accelerator requests: PUT is MWr upstream (direction 1); GET is MRd
+        // upstream and CplD downstream (direction 0).
         {"tlps", put ? link->tlps(1, TlpKind::MWr)
-                     : link->tlps(0, TlpKind::MRd) + link->tlps(1, TlpKind::CplD)}};
+                     : link->tlps(1, TlpKind::MRd) + link->tlps(0, TlpKind::CplD)}};
   };
 }
 

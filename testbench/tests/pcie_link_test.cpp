@@ -201,6 +201,7 @@ TEST(PcieLink, PostedCreditsBoundOutstandingTlps) {
   sc_core::sc_start();
   const PcieConfig& c = tb.link->config();
   auto& w = tb.mem_b->writes;
+  for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
   ASSERT_EQ(w.size(), static_cast<size_t>(kTlps));
   // Two credits: TLP n+2 may start only when TLP n's credit has come back, so a pair of TLPs
   // takes one serialisation, two flights and the receiver's UpdateFC delay.

@@ -19,14 +19,18 @@ void AddressDecoder::add(const AddressWindow& w) {
   auto pos = std::upper_bound(windows_.begin(), windows_.end(), w.base,
                               [](uint64_t a, const AddressWindow& x) { return a < x.base; });
   windows_.insert(pos, w);
+  last_ = nullptr;  // the insert may have moved the cached window
 }
 
 const AddressWindow* AddressDecoder::find(uint64_t addr, uint64_t len) const {
+  if (last_ && last_->contains(addr, len)) return last_;
   auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
                              [](uint64_t a, const AddressWindow& x) { return a < x.base; });
   if (it == windows_.begin()) return nullptr;
   --it;
-  return it->contains(addr, len) ? &*it : nullptr;
+  if (!it->contains(addr, len)) return nullptr;
+  last_ = &*it;
+  return last_;
 }
 
 }  // namespace hs

@@ -26,7 +26,8 @@ class AddressDecoder {
   const std::vector<AddressWindow>& windows() const { return windows_; }
 
  private:
-  std::vector<AddressWindow> windows_;  // sorted by base
+  std::vector<AddressWindow> windows_;           // sorted by base
+  mutable const AddressWindow* last_ = nullptr;  // streams hit one window again and again
 };
 
 }  // namespace hs

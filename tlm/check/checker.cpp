@@ -12,10 +12,6 @@ void CheckRegistry::fail(const std::string& component, const std::string& messag
   if (sc_core::sc_is_running()) sc_core::sc_stop();
 }
 
-void CheckRegistry::checked(const std::string& invariant, uint64_t n) {
-  checks_[invariant] += n;
-}
-
 nlohmann::json CheckRegistry::to_json() const {
   nlohmann::json v = nlohmann::json::array();
   for (const auto& x : violations_) {

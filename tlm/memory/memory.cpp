@@ -52,7 +52,7 @@ bool Memory::check(tlm::tlm_generic_payload& gp) const {
   return true;
 }
 
-void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
   if (!check(gp)) return;
   const uint64_t len = gp.get_data_length();
   const sc_time xfer = transfer_time(len, bytes_per_second_);
@@ -72,7 +72,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-unsigned int Memory::transport_dbg(tlm::tlm_generic_payload& gp) {
+unsigned int Memory::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   if (!check(gp)) return 0;
   if (gp.is_read()) storage_.read(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
   if (gp.is_write()) storage_.write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());

@@ -1,13 +1,15 @@
 // A memory target (DRAM, local store): fixed access latency plus a port of finite bandwidth.
-// Accesses queue on the port, so concurrent streams share its bandwidth.
+// Accesses queue on the port, so concurrent streams share its bandwidth. Several initiators
+// or buses may bind `socket` directly (a local store serves its bus and its MFC); they all
+// share the one port.
 #pragma once
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
 #include "tlm/memory/sparse_storage.h"
 #include "tlm/stats/statistics.h"
-#include "tlm/timing/serial_resource.h"
+#include "tlm/timing/calendar_resource.h"
 
 namespace hs {
 
@@ -20,7 +22,7 @@ struct MemoryDefaults {
 
 class Memory : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<Memory> socket;
+  tlm_utils::multi_passthrough_target_socket<Memory> socket;
 
   Memory(sc_core::sc_module_name name, const MemoryDefaults& defaults);
 
@@ -30,15 +32,15 @@ class Memory : public sc_core::sc_module {
   void poke(uint64_t addr, const void* src, uint64_t len);
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned int transport_dbg(tlm::tlm_generic_payload& gp);
+  void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int port, tlm::tlm_generic_payload& gp);
   bool check(tlm::tlm_generic_payload& gp) const;
 
   uint64_t size_;
   sc_core::sc_time latency_;
   double bytes_per_second_;
   SparseStorage storage_;
-  SerialResource port_;
+  CalendarResource port_;
 
   StatGroup stats_;
   Counter& reads_;

@@ -31,6 +31,21 @@ struct PcieTlpExt : tlm::tlm_extension<PcieTlpExt> {
   }
 };
 
+// Fills a reusable generic payload for a plain access. Reusing one payload per thread (or
+// per delivering method) avoids constructing one, and its extension array, per access.
+inline void prepare(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t addr,
+                    unsigned char* data, unsigned int len) {
+  gp.set_command(cmd);
+  gp.set_address(addr);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_byte_enable_length(0);
+  gp.set_dmi_allowed(false);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
 // Attaches a stack-allocated extension for the duration of a scope.
 template <class Ext>
 class ScopedExtension {

@@ -7,8 +7,9 @@
 
 namespace hs {
 
+// hybridsim keeps SystemC's default 1 ps time resolution, so a time value counts picoseconds.
 inline sc_core::sc_time picoseconds(double ps) {
-  return sc_core::sc_time(std::llround(ps), sc_core::SC_PS);
+  return sc_core::sc_time::from_value(static_cast<sc_core::sc_time::value_type>(ps + 0.5));
 }
 
 // Time to move `bytes` at `bytes_per_second`.

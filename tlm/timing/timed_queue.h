@@ -3,12 +3,13 @@
 // delivery costs no thread switch. Arrival times must be pushed in non-decreasing order
 // (true for any FIFO channel); a violation is a model bug.
 #pragma once
-#include <deque>
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <systemc>
 #include <utility>
+#include <vector>
 
 namespace hs {
 
@@ -28,31 +29,41 @@ class TimedQueue {
 
   void push(const sc_core::sc_time& at, T item) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (at < now || (!items_.empty() && at < items_.back().first)) {
+    if (at < now || (count_ > 0 && at < slot(count_ - 1).first)) {
       throw std::logic_error("TimedQueue: arrivals out of order");
     }
-    bool was_empty = items_.empty();
-    items_.emplace_back(at, std::move(item));
-    if (was_empty) event_.notify(at - now);
+    if (count_ == ring_.size()) grow();
+    slot(count_) = {at, std::move(item)};
+    if (++count_ == 1) event_.notify(at - now);
   }
 
-  size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
 
  private:
+  // A ring buffer that only grows: steady streams allocate nothing per item.
+  std::pair<sc_core::sc_time, T>& slot(size_t i) { return ring_[(head_ + i) % ring_.size()]; }
+  void grow() {
+    std::vector<std::pair<sc_core::sc_time, T>> bigger(std::max<size_t>(16, ring_.size() * 2));
+    for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(slot(i));
+    ring_.swap(bigger);
+    head_ = 0;
+  }
   void fire() {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    while (!items_.empty() && items_.front().first <= now) {
-      T item = std::move(items_.front().second);
-      items_.pop_front();
+    while (count_ > 0 && slot(0).first <= now) {
+      T item = std::move(slot(0).second);
+      head_ = (head_ + 1) % ring_.size();
+      --count_;
       on_arrival_(item);
     }
-    if (!items_.empty()) event_.notify(items_.front().first - now);
+    if (count_ > 0) event_.notify(slot(0).first - now);
   }
 
   Handler on_arrival_;
   sc_core::sc_event event_;
-  std::deque<std::pair<sc_core::sc_time, T>> items_;
+  std::vector<std::pair<sc_core::sc_time, T>> ring_;
+  size_t head_ = 0, count_ = 0;
 };
 
 }  // namespace hs

@@ -1,0 +1,242 @@
+// hybridsim-bench: simulation speed and model accuracy figures for the README.
+//
+// Each case runs in a forked child (a SystemC kernel elaborates once per process) and sends
+// its figures back as JSON. Cases:
+//   kernel_pingpong  bare SystemC: two threads handing control back and forth with wait()
+//   pcie_stream_put  streaming DMA: 8 SPEs PUT into host memory over PCIe (MWr TLPs)
+//   pcie_stream_get  streaming DMA: 8 SPEs GET from host memory over PCIe (MRd + CplD TLPs)
+//   default          the default scenario: simulated time per wall second
+//   pcie_accuracy    link throughput vs the analytic limit for several link shapes
+// Usage: hybridsim-bench [--out FILE.json] [CASE...]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hw/pcie/pcie_link.h"
+#include "testbench/runner/simulation.h"
+#include "testbench/support/scripted_initiator.h"
+#include "tlm/params/param_registry.h"
+#include "tlm/timing/clock.h"
+
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Two threads alternate through events: every hand-over is one wait() returning.
+struct PingPong : sc_core::sc_module {
+  SC_HAS_PROCESS(PingPong);
+  explicit PingPong(sc_core::sc_module_name n, uint64_t rounds) : sc_module(n), rounds_(rounds) {
+    SC_THREAD(ping);
+    SC_THREAD(pong);
+  }
+  void ping() {
+    for (uint64_t i = 0; i < rounds_; ++i) {
+      to_pong_.notify(1, sc_core::SC_NS);
+      sc_core::wait(to_ping_);
+      ++waits;
+    }
+  }
+  void pong() {
+    for (;;) {
+      sc_core::wait(to_pong_);
+      ++waits;
+      to_ping_.notify(1, sc_core::SC_NS);
+    }
+  }
+  uint64_t rounds_, waits = 0;
+  sc_core::sc_event to_ping_, to_pong_;
+};
+
+Json kernel_pingpong() {
+  PingPong pp("pingpong", 2'000'000);
+  const auto t0 = Clock::now();
+  sc_core::sc_start();
+  const double wall = since(t0);
+  return {{"waits", pp.waits}, {"wall_seconds", wall}, {"waits_per_second", pp.waits / wall}};
+}
+
+Json run_scenario(const std::string& scenario, const std::vector<std::string>& sets) {
+  hs::runner::RunOptions o;
+  o.scenario = scenario;
+  o.sets = sets;
+  o.quiet = true;
+  hs::runner::Simulation sim(o);
+  std::ostringstream ignored;
+  const int rc = sim.run(ignored);
+  const Json& r = sim.report();
+  return {{"status", rc == 0 ? "passed" : "failed"},
+          {"simulated_seconds", r["simulated_time_ns"].get<double>() * 1e-9},
+          {"wall_seconds", r["run"]["wall_seconds"]},
+          {"simulated_per_wall_second", r["run"]["simulated_per_wall_second"]},
+          {"peak_rss_MiB", r["run"]["peak_rss_MiB"]},
+          {"results", r["results"]}};
+}
+
+Json pcie_stream(const std::string& direction) {
+  Json j = run_scenario("pcie_stream", {"workload.direction=" + direction});
+  const double tlps = j["results"]["tlps"].get<double>();
+  j["tlps"] = tlps;
+  j["tlps_per_wall_second"] = tlps / j["wall_seconds"].get<double>();
+  return j;
+}
+
+// One link with a streaming writer, measured against rate x encoding x MPS / (MPS + 20).
+Json pcie_accuracy() {
+  struct Shape {
+    int gen, lanes, mps;
+  };
+  const Shape shapes[] = {{1, 8, 128}, {1, 8, 256},  {2, 4, 128},
+                          {2, 4, 256}, {3, 16, 128}, {3, 16, 256}};
+  Json rows = Json::array();
+  for (const auto& s : shapes) {
+    int fds[2];
+    if (pipe(fds) != 0) return rows;
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      auto& reg = hs::ParamRegistry::instance();
+      reg.set_override("pcie0.gen", s.gen, {"bench", 2});
+      reg.set_override("pcie0.lanes", s.lanes, {"bench", 2});
+      reg.set_override("pcie0.max_payload", s.mps, {"bench", 2});
+      constexpr uint64_t kBytes = 16 << 20;
+      std::vector<uint8_t> buf(64 << 10, 1);
+      hs::pcie::PcieLink link("pcie0", 0);
+      hs::testing::RecordingMemory a("a", sc_core::SC_ZERO_TIME), b("b", sc_core::SC_ZERO_TIME);
+      hs::testing::ScriptedInitiator wa("wa", [&](hs::testing::ScriptedInitiator& i) {
+        for (uint64_t off = 0; off < kBytes; off += buf.size())
+          i.write(off, buf.data(), buf.size());
+      });
+      hs::testing::ScriptedInitiator wb("wb", [](auto&) {});
+      wa.socket.bind(link.a_in);
+      wb.socket.bind(link.b_in);
+      link.a_out.bind(a.socket);
+      link.b_out.bind(b.socket);
+      reg.finalize();
+      sc_core::sc_start();
+      const auto& c = link.config();
+      const double analytic = c.bytes_per_second() * c.mps / (c.mps + c.tlp_overhead(false));
+      const double seconds = b.writes.back().at.to_seconds() - c.latency_ns * 1e-9;
+      Json row = {{"link", fmt::format("gen{} x{} MPS {}", s.gen, s.lanes, s.mps)},
+                  {"analytic_GBps", analytic / 1e9},
+                  {"measured_GBps", kBytes / seconds / 1e9},
+                  {"error_pct", (kBytes / seconds / analytic - 1) * 100}};
+      const std::string text = row.dump();
+      (void)!write(fds[1], text.data(), text.size());
+      _exit(0);
+    }
+    close(fds[1]);
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, n);
+    close(fds[0]);
+    waitpid(pid, nullptr, 0);
+    if (!text.empty()) rows.push_back(Json::parse(text));
+  }
+  return rows;
+}
+
+Json run_case(const std::string& name) {
+  if (name == "kernel_pingpong") return kernel_pingpong();
+  if (name == "pcie_stream_put") return pcie_stream("put");
+  if (name == "pcie_stream_get") return pcie_stream("get");
+  if (name == "default") return run_scenario("default", {});
+  if (name == "pcie_accuracy") return pcie_accuracy();
+  throw std::runtime_error("unknown benchmark case " + name);
+}
+
+// Runs a case in a child process; returns its JSON (or an error object).
+Json in_child(const std::string& name) {
+  int fds[2];
+  if (pipe(fds) != 0) return {{"error", "pipe failed"}};
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string text;
+    try {
+      text = run_case(name).dump();
+    } catch (const std::exception& e) {
+      text = Json{{"error", e.what()}}.dump();
+    }
+    (void)!write(fds[1], text.data(), text.size());
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, n);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (text.empty()) return {{"error", "case crashed"}};
+  return Json::parse(text);
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  std::string out_path;
+  std::vector<std::string> cases;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc) {
+      out_path = argv[++i];
+    } else {
+      cases.push_back(a);
+    }
+  }
+  if (cases.empty()) {
+    cases = {"kernel_pingpong", "pcie_stream_put", "pcie_stream_get", "default", "pcie_accuracy"};
+  }
+  Json all = Json::object();
+  for (const auto& c : cases) {
+    std::fprintf(stderr, "bench: %s ...\n", c.c_str());
+    all[c] = in_child(c);
+  }
+  if (all.contains("kernel_pingpong") && all["kernel_pingpong"].contains("waits_per_second")) {
+    const double base = all["kernel_pingpong"]["waits_per_second"].get<double>();
+    for (const char* c : {"pcie_stream_put", "pcie_stream_get"}) {
+      if (all.contains(c) && all[c].contains("tlps_per_wall_second")) {
+        all[c]["ratio_to_kernel_waits"] = all[c]["tlps_per_wall_second"].get<double>() / base;
+      }
+    }
+  }
+  std::cout << all.dump(2) << "\n";
+  // A readable summary.
+  auto num = [&](const char* c, const char* k) {
+    return all.contains(c) && all[c].contains(k) ? all[c][k].get<double>() : 0.0;
+  };
+  std::printf("\n%-44s %14.0f\n", "bare SystemC wait() hand-overs / wall s",
+              num("kernel_pingpong", "waits_per_second"));
+  for (const char* c : {"pcie_stream_put", "pcie_stream_get"}) {
+    std::printf("%-44s %14.0f  (%.0f%% of bare kernel)\n",
+                fmt::format("{}: simulated TLPs / wall s", c).c_str(),
+                num(c, "tlps_per_wall_second"), 100 * num(c, "ratio_to_kernel_waits"));
+  }
+  std::printf("%-44s %14.4f  (%.3f ms simulated in %.3f s)\n",
+              "default scenario: simulated s / wall s", num("default", "simulated_per_wall_second"),
+              num("default", "simulated_seconds") * 1e3, num("default", "wall_seconds"));
+  if (all.contains("pcie_accuracy")) {
+    for (const auto& row : all["pcie_accuracy"]) {
+      std::printf("PCIe %-20s analytic %7.3f GB/s  measured %7.3f GB/s  error %+.3f%%\n",
+                  row["link"].get<std::string>().c_str(), row["analytic_GBps"].get<double>(),
+                  row["measured_GBps"].get<double>(), row["error_pct"].get<double>());
+    }
+  }
+  if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
+  return 0;
+}
