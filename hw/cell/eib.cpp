@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 
 namespace hs::cell {
@@ -33,7 +34,7 @@ void Eib::occupy_ring(tlm::tlm_generic_payload& gp, sc_time& delay) {
   const uint64_t bytes = gp.get_data_length();
   const uint64_t cycles = (bytes + ring_width_ - 1) / ring_width_;
   const sc_time hold = bus_clock_.cycles(cycles);
-  const sc_time ready = sc_core::sc_time_stamp() + delay + arbitration_;
+  const sc_time ready = hs::now() + delay + arbitration_;
   // The data arbiter grants the ring that can start the transfer soonest.
   CalendarResource* ring = nullptr;
   sc_time start;
@@ -45,7 +46,7 @@ void Eib::occupy_ring(tlm::tlm_generic_payload& gp, sc_time& delay) {
     }
   }
   ring->book(start, hold);
-  delay = start + hold - sc_core::sc_time_stamp();
+  delay = start + hold - hs::now();
   bytes_ += bytes;
   // Utilisation is reported per ring: each ring contributes 1/rings of its busy time.
   ring_busy_.add(hold / static_cast<double>(rings_.size()));

@@ -4,6 +4,7 @@
 
 #include "hw/hybrid/address_map.h"
 #include "tlm/check/checker.h"
+#include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/trace/signal_trace.h"
@@ -37,7 +38,10 @@ Mfc::Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes)
       p.integer("outstanding", 8, "transfers", "EIB transfers the MFC keeps in flight",
                 Range::between(1, 64));
   for (int i = 0; i < outstanding; ++i) {
-    sc_core::sc_spawn([this] { worker(); }, sc_core::sc_gen_unique_name("worker"));
+    // Workers never return, and a thread's stack is discarded without unwinding at the end
+    // of simulation: the module owns each worker's payload so it is destroyed properly.
+    auto* gp = worker_payloads_.emplace_back(std::make_unique<tlm::tlm_generic_payload>()).get();
+    sc_core::sc_spawn([this, gp] { worker(*gp); }, sc_core::sc_gen_unique_name("worker"));
   }
   regs_.define(
       mfc::kLsa, 4, "LSA", [this] { return staged_lsa_; },
@@ -107,7 +111,7 @@ void Mfc::enqueue(uint32_t opcode) {
     CheckRegistry::instance().fail(name(), "rejected DMA command: " + why);
     return;
   }
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = hs::now();
   Command& c = queue_.emplace_back(
       Command{next_id_++, opcode, staged_lsa_, staged_size_, staged_tag_, staged_ea_, 0, now});
   ++tag_outstanding_[c.tag];
@@ -144,9 +148,13 @@ void Mfc::move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command c
   }
 }
 
-void Mfc::worker() {
+Mfc::~Mfc() {
+  // A run stopped early can leave workers suspended mid-transfer with a stack extension set.
+  for (auto& gp : worker_payloads_) gp->clear_extension<InitiatorExt>();
+}
+
+void Mfc::worker(tlm::tlm_generic_payload& gp) {
   uint8_t buf[kEibBlock];
-  tlm::tlm_generic_payload gp;  // this worker's, reused for every transfer
   for (;;) {
     while (transfers_.empty()) sc_core::wait(transfer_ready_);
     Transfer t = transfers_.front();
@@ -170,7 +178,7 @@ void Mfc::worker() {
 }
 
 void Mfc::complete(Command& c) {
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = hs::now();
   command_latency_.sample((now - c.issued).to_seconds() * 1e9);
   TransactionTrace::instance().async_span(track_, c.opcode == mfc::kCmdGet ? "GET" : "PUT", c.id,
                                           c.issued, now);

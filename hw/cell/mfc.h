@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <deque>
 #include <list>
+#include <memory>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "hw/cpu/core.h"
 #include "tlm/bus/register_file.h"
@@ -26,6 +28,7 @@ class Mfc : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Mfc> ls_port;  // to the SPE's local store
 
   Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes);
+  ~Mfc() override;
   RegisterFile& registers() { return regs_; }
 
  private:
@@ -44,7 +47,7 @@ class Mfc : public sc_core::sc_module {
   void enqueue(uint32_t opcode);
   // Returns an error description, or "" if the staged command is valid.
   std::string validate(uint32_t opcode) const;
-  void worker();
+  void worker(tlm::tlm_generic_payload& gp);
   // One half of a transfer at the worker's local time (now + delay); advances delay.
   void move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command cmd, uint64_t addr,
             uint8_t* data, uint32_t len, const Command& c, tlm::tlm_generic_payload& gp,
@@ -62,6 +65,7 @@ class Mfc : public sc_core::sc_module {
   std::deque<Transfer> transfers_;
   sc_core::sc_event transfer_ready_;
   std::array<uint32_t, 32> tag_outstanding_{};
+  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> worker_payloads_;
 
   StatGroup stats_;
   Counter& gets_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "tlm/check/checker.h"
+#include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/trace/signal_trace.h"
@@ -65,13 +66,13 @@ void Core::access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, b
   ext.mmio = mmio;
   ScopedExtension<InitiatorExt> scoped(gp, &ext);
   prepare(gp, cmd, addr, static_cast<unsigned char*>(data), static_cast<unsigned int>(len));
-  const sc_time start = sc_core::sc_time_stamp();
+  const sc_time start = hs::now();
   sc_time delay = clock_.cycles(access_cycles_);
   set_state(State::MemoryStall);
   bus->b_transport(gp, delay);
   if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
   set_state(State::Compute);
-  const sc_time took = sc_core::sc_time_stamp() - start;
+  const sc_time took = hs::now() - start;
   stall_time_.add(took);
   if (cmd == tlm::TLM_READ_COMMAND && !mmio) load_latency_.sample(took.to_seconds() * 1e9);
   if (!gp.is_response_ok()) {
@@ -117,7 +118,7 @@ void Core::compute(uint64_t n) {
 }
 
 uint64_t Core::cycles() {
-  return clock_.cycle_at(sc_core::sc_time_stamp());
+  return clock_.cycle_at(hs::now());
 }
 
 void Core::raise_irq(unsigned line) {
@@ -127,11 +128,11 @@ void Core::raise_irq(unsigned line) {
 
 uint32_t Core::wait_irq(uint32_t mask) {
   if (mask == 0) fail("wait_irq with an empty mask would wait forever");
-  const sc_time start = sc_core::sc_time_stamp();
+  const sc_time start = hs::now();
   set_state(State::WaitIrq);
   while ((irq_pending_ & mask) == 0) sc_core::wait(irq_event_);
   set_state(State::Compute);
-  irq_wait_time_.add(sc_core::sc_time_stamp() - start);
+  irq_wait_time_.add(hs::now() - start);
   const uint32_t taken = irq_pending_ & mask;
   irq_pending_ &= ~mask;
   ++irqs_taken_;
@@ -139,13 +140,12 @@ uint32_t Core::wait_irq(uint32_t mask) {
 }
 
 void Core::phase_begin(const char* phase) {
-  phases_.push_back({phase, sc_core::sc_time_stamp()});
+  phases_.push_back({phase, hs::now()});
 }
 
 void Core::phase_end() {
   if (phases_.empty()) return;
-  TransactionTrace::instance().span(track_, phases_.back().name, phases_.back().start,
-                                    sc_core::sc_time_stamp());
+  TransactionTrace::instance().span(track_, phases_.back().name, phases_.back().start, hs::now());
   phases_.pop_back();
 }
 

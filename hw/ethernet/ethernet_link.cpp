@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "tlm/check/checker.h"
+#include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 #include "tlm/trace/transaction_trace.h"
@@ -85,7 +86,7 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     return;
   }
   Direction& d = *dir_[from];
-  sc_time local = sc_core::sc_time_stamp() + delay;
+  sc_time local = hs::now() + delay;
   uint64_t addr = gp.get_address();
   const uint8_t* src = gp.get_data_ptr();
   uint64_t remaining = gp.get_data_length();
@@ -95,7 +96,7 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     const uint32_t wire = cfg_.wire_bytes(n);
     const sc_time ser = transfer_time(wire, cfg_.bytes_per_second());
     const sc_time start = d.line.reserve(local, ser);
-    d.tx.occupy_until(start + ser);
+    d.tx.occupy_until(start + ser, hs::now());
     d.busy.add(ser);
     ++d.frames;
     d.payload += n;
@@ -106,7 +107,7 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     src += n;
     remaining -= n;
   }
-  delay = local - sc_core::sc_time_stamp();
+  delay = local - hs::now();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

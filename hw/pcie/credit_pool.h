@@ -3,11 +3,12 @@
 // the receiver's UpdateFC reaches the transmitter; both times are known when the TLP is sent,
 // so the pool keeps the pending returns in time order and answers "when are n credits free?".
 #pragma once
+#include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <stdexcept>
 #include <systemc>
 #include <utility>
+#include <vector>
 
 namespace hs::pcie {
 
@@ -22,7 +23,8 @@ class CreditPool {
     retire(t);
     if (used_ + n <= capacity_) return t;
     uint32_t in_use = used_;
-    for (const auto& [when, units] : returns_) {
+    for (size_t i = 0; i < count_; ++i) {
+      const auto& [when, units] = pending(i);
       in_use -= units;
       if (in_use + n <= capacity_) return when;
     }
@@ -35,7 +37,8 @@ class CreditPool {
     retire(at);
     used_ += n;
     if (used_ > capacity_) throw std::logic_error("credits overdrawn");
-    returns_.emplace_back(back, n);
+    if (count_ == returns_.size()) grow();
+    pending(count_++) = {back, n};
     peak_ = std::max(peak_, used_);
   }
 
@@ -48,15 +51,29 @@ class CreditPool {
 
  private:
   void retire(const sc_core::sc_time& t) {
-    while (!returns_.empty() && returns_.front().first <= t) {
-      used_ -= returns_.front().second;
-      returns_.pop_front();
+    while (count_ > 0 && pending(0).first <= t) {
+      used_ -= pending(0).second;
+      head_ = (head_ + 1) & (returns_.size() - 1);
+      --count_;
     }
+  }
+  // Pending returns, oldest first, in a ring that only grows.
+  // The ring's size is a power of two, so indexing is a mask.
+  std::pair<sc_core::sc_time, uint32_t>& pending(size_t i) {
+    return returns_[(head_ + i) & (returns_.size() - 1)];
+  }
+  void grow() {
+    std::vector<std::pair<sc_core::sc_time, uint32_t>> bigger(
+        std::max<size_t>(16, returns_.size() * 2));
+    for (size_t i = 0; i < count_; ++i) bigger[i] = pending(i);
+    returns_.swap(bigger);
+    head_ = 0;
   }
   uint32_t capacity_;
   uint32_t used_ = 0;
   uint32_t peak_ = 0;
-  std::deque<std::pair<sc_core::sc_time, uint32_t>> returns_;
+  std::vector<std::pair<sc_core::sc_time, uint32_t>> returns_;
+  size_t head_ = 0, count_ = 0;
 };
 
 }  // namespace hs::pcie

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "tlm/check/checker.h"
+#include "tlm/kernel/now.h"
 #include "tlm/timing/clock.h"
 #include "tlm/timing/token_pool.h"
 #include "tlm/timing/transmit_buffer.h"
@@ -71,6 +72,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
       link_id_(link_id),
       cfg_(PcieConfig::declare(this->name())) {
   bytes_per_second_ = cfg_.bytes_per_second();
+  ps_per_byte_ = 1e12 / bytes_per_second_;
   latency_ = picoseconds(cfg_.latency_ns * 1e3);
   fc_delay_ = picoseconds(cfg_.fc_update_ns * 1e3);
   for (auto& t : tags_) t = std::make_unique<TokenPool>(cfg_.tags);
@@ -82,7 +84,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
     Direction& d = *dir_[s];
     const double bps = bytes_per_second_;
     d.stats.derived("payload_bandwidth_GBps", "GB/s", "payload bytes sent per second of run", [&d] {
-      double t = sc_core::sc_time_stamp().to_seconds();
+      double t = hs::now().to_seconds();
       return t > 0 ? static_cast<double>(d.payload.value) / t / 1e9 : 0.0;
     });
     d.stats.derived("payload_efficiency", "fraction", "payload bytes / wire bytes", [&d] {
@@ -136,7 +138,7 @@ void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay
   Direction& d = *dir_[from];
   // The caller's local time (loosely timed: now + its annotated delay) is when its TLPs are
   // ready; the thread blocks only while the transmit buffer is full or a read is in flight.
-  sc_time local = sc_core::sc_time_stamp() + delay;
+  sc_time local = hs::now() + delay;
   if (gp.is_write()) {
     post_writes(d, gp, local);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);  // posted: no completion comes back
@@ -145,7 +147,7 @@ void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay
   } else {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
-  delay = local - sc_core::sc_time_stamp();
+  delay = local - hs::now();
 }
 
 sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_tx_queue) {
@@ -177,7 +179,7 @@ sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool throu
   if (data && dcred) credit_ready = std::max(credit_ready, data->available_at(dcred, wire_ready));
   if (credit_ready > wire_ready) d.credit_stall_ps += (credit_ready - wire_ready).value();
 
-  const sc_time ser = transfer_time(wire_bytes, bytes_per_second_);
+  const sc_time ser = picoseconds(wire_bytes * ps_per_byte_);
   const sc_time start = d.line.reserve(credit_ready, ser);
   const sc_time end = start + ser;
   const sc_time arrival = end + latency_;
@@ -185,7 +187,10 @@ sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool throu
   hdr->consume(1, start, credit_back);
   if (data && dcred) data->consume(dcred, start, credit_back);
 
-  if (through_tx_queue) d.tx_depth.set(d.tx.occupy_until(end), sc_core::sc_time_stamp());
+  if (through_tx_queue) {
+    const sc_time now = hs::now();
+    d.tx_depth.set(d.tx.occupy_until(end, now), now);
+  }
   d.busy.add(ser);
   d.wire += wire_bytes;
   d.payload += payload;
@@ -240,7 +245,7 @@ void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp
     const uint32_t n = tlp_chunk(addr, remaining, cfg_.mrrs);
     // Hold a tag first, then wait for a transmit slot: once held, a tag cannot be lost.
     tags_[from]->acquire();
-    local = std::max(local, sc_core::sc_time_stamp());
+    local = std::max(local, hs::now());
     d.tx.wait_for_slot(local);
     ++tags_in_use_[from];
     HS_CHECK(tags_in_use_[from] <= cfg_.tags, name(), "more reads outstanding than tags");
@@ -257,7 +262,7 @@ void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp
     remaining -= n;
   }
   while (ctx.requests_pending > 0) sc_core::wait(ctx.done);
-  local = std::max(local, sc_core::sc_time_stamp());
+  local = std::max(local, hs::now());
   gp.set_response_status(ctx.error ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
 }
 
@@ -315,7 +320,7 @@ void PcieLink::complete_read(Direction& d, Tlp& mrd) {
   d.out->b_transport(gp, mem_delay);
 
   Direction& back = &d == dir_[A].get() ? *dir_[B] : *dir_[A];
-  const sc_time ready = sc_core::sc_time_stamp() + mem_delay;
+  const sc_time ready = hs::now() + mem_delay;
   if (!gp.is_response_ok()) {
     Tlp cpl;  // completion without data, status unsupported request
     cpl.kind = TlpKind::Cpl;

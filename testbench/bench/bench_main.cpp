@@ -126,14 +126,17 @@ Json pcie_accuracy() {
       link.a_out.bind(a.socket);
       link.b_out.bind(b.socket);
       reg.finalize();
+      const auto t0 = Clock::now();
       sc_core::sc_start();
+      const double wall = since(t0);
       const auto& c = link.config();
       const double analytic = c.bytes_per_second() * c.mps / (c.mps + c.tlp_overhead(false));
       const double seconds = b.writes.back().at.to_seconds() - c.latency_ns * 1e-9;
       Json row = {{"link", fmt::format("gen{} x{} MPS {}", s.gen, s.lanes, s.mps)},
                   {"analytic_GBps", analytic / 1e9},
                   {"measured_GBps", kBytes / seconds / 1e9},
-                  {"error_pct", (kBytes / seconds / analytic - 1) * 100}};
+                  {"error_pct", (kBytes / seconds / analytic - 1) * 100},
+                  {"tlps_per_wall_second", link.tlps(0, hs::TlpKind::MWr) / wall}};
       const std::string text = row.dump();
       (void)!write(fds[1], text.data(), text.size());
       _exit(0);
@@ -202,10 +205,19 @@ int sc_main(int argc, char* argv[]) {
   if (cases.empty()) {
     cases = {"kernel_pingpong", "pcie_stream_put", "pcie_stream_get", "default", "pcie_accuracy"};
   }
+  // Wall-clock figures vary with whatever else the machine does: each speed case runs three
+  // times (each in a fresh process) and the fastest run is reported.
   Json all = Json::object();
   for (const auto& c : cases) {
     std::fprintf(stderr, "bench: %s ...\n", c.c_str());
-    all[c] = in_child(c);
+    const int repeats = c == "pcie_accuracy" ? 1 : 3;
+    for (int r = 0; r < repeats; ++r) {
+      Json j = in_child(c);
+      const bool faster = !all.contains(c) ||
+                          (j.contains("wall_seconds") &&
+                           j["wall_seconds"].get<double>() < all[c]["wall_seconds"].get<double>());
+      if (faster) all[c] = j;
+    }
   }
   if (all.contains("kernel_pingpong") && all["kernel_pingpong"].contains("waits_per_second")) {
     const double base = all["kernel_pingpong"]["waits_per_second"].get<double>();
@@ -232,9 +244,12 @@ int sc_main(int argc, char* argv[]) {
               num("default", "simulated_seconds") * 1e3, num("default", "wall_seconds"));
   if (all.contains("pcie_accuracy")) {
     for (const auto& row : all["pcie_accuracy"]) {
-      std::printf("PCIe %-20s analytic %7.3f GB/s  measured %7.3f GB/s  error %+.3f%%\n",
-                  row["link"].get<std::string>().c_str(), row["analytic_GBps"].get<double>(),
-                  row["measured_GBps"].get<double>(), row["error_pct"].get<double>());
+      std::printf(
+          "PCIe %-20s analytic %7.3f GB/s  measured %7.3f GB/s  error %+.3f%%  (%.0f TLPs / wall "
+          "s)\n",
+          row["link"].get<std::string>().c_str(), row["analytic_GBps"].get<double>(),
+          row["measured_GBps"].get<double>(), row["error_pct"].get<double>(),
+          row["tlps_per_wall_second"].get<double>());
     }
   }
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";

@@ -8,6 +8,7 @@
 #include "testbench/runner/report_text.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
+#include "tlm/kernel/kernel_setup.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/trace/signal_trace.h"
@@ -56,6 +57,7 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
                                           "stop the run at this simulated time (0: run until idle)",
                                           Range::between(0, 1e15));
   model_ = build_model(scenario_.machine, scenario_.workload, seed_);
+  reaper_ = std::make_unique<ThreadReaper>("reaper");
   params.finalize();
 }
 
@@ -100,6 +102,9 @@ int Simulation::run(std::ostream& out) {
   }
   TransactionTrace::instance().close();
   SignalTrace::instance().close();
+  // Threads still suspended (firmware stopped early, engines waiting for work) are unwound so
+  // their stacks release what they hold; the figures above were read before.
+  reaper_->unwind();
 
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);

@@ -10,6 +10,7 @@
 
 #include "testbench/runner/model.h"
 #include "testbench/runner/scenario_file.h"
+#include "tlm/kernel/kernel_setup.h"
 
 namespace hs::runner {
 
@@ -41,6 +42,7 @@ class Simulation {
   uint64_t seed_;
   double time_limit_ns_ = 0;
   std::unique_ptr<Model> model_;
+  std::unique_ptr<ThreadReaper> reaper_;
   nlohmann::json report_;
 };
 

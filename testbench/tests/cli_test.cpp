@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -28,6 +29,19 @@ Result hybridsim(const std::string& args) {
   while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
   int status = pclose(p);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// AddressSanitizer warns about SystemC's coroutine stack switches; nothing else may print.
+std::string without_sanitizer_notices(const std::string& text) {
+  std::string out, line;
+  std::istringstream in(text);
+  while (std::getline(in, line)) {
+    const bool notice = line.rfind("==", 0) == 0 ||
+                        line.find("False positive error reports") == 0 ||
+                        line.find("github.com/google/sanitizers") != std::string::npos;
+    if (!notice) out += line + "\n";
+  }
+  return out;
 }
 
 std::string tmp(const std::string& name) {
@@ -144,7 +158,7 @@ TEST(Cli, TracesAreWrittenWhenAsked) {
   const std::string vcd = tmp("t.vcd"), trace = tmp("t.json");
   auto r = hybridsim("run default --quiet --vcd " + vcd + " --trace " + trace);
   ASSERT_EQ(r.code, 0) << r.output;
-  EXPECT_TRUE(r.output.empty()) << r.output;
+  EXPECT_EQ(without_sanitizer_notices(r.output), "") << "--quiet printed something";
   Json t = read_json(trace);
   size_t spans = 0;
   for (const auto& e : t["traceEvents"]) spans += e["ph"] == "X" ? 1 : 0;

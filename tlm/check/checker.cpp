@@ -9,7 +9,8 @@ CheckRegistry& CheckRegistry::instance() {
 
 void CheckRegistry::fail(const std::string& component, const std::string& message) {
   violations_.push_back({component, message, sc_core::sc_time_stamp()});
-  if (sc_core::sc_is_running()) sc_core::sc_stop();
+  // Pause rather than stop: the runner can then unwind the threads still suspended.
+  if (sc_core::sc_is_running()) sc_core::sc_pause();
 }
 
 nlohmann::json CheckRegistry::to_json() const {

@@ -19,7 +19,7 @@ class CheckRegistry {
     sc_core::sc_time at;
   };
 
-  // Records a violation and asks the kernel to stop at the end of the current delta.
+  // Records a violation and asks the kernel to pause at the end of the current delta.
   void fail(const std::string& component, const std::string& message);
   // The evaluation counter of a named invariant (so reports show what was checked); the
   // reference stays valid for the life of the registry.

@@ -1,7 +1,9 @@
 #include "tlm/kernel/kernel_setup.h"
 
 #include <cstdlib>
+#include <string>
 #include <systemc>
+#include <vector>
 
 namespace hs {
 
@@ -10,6 +12,36 @@ void quiet_systemc_kernel() {
   // sc_stop() ("Simulation stopped by user.") and opening a VCD file ("tracing timescale
   // unit set") report at INFO severity; hybridsim itself never reports INFO through SystemC.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
+
+namespace {
+void collect_threads(const std::vector<sc_core::sc_object*>& objects,
+                     std::vector<sc_core::sc_process_handle>& out) {
+  for (sc_core::sc_object* o : objects) {
+    if (std::string(o->kind()) == "sc_thread_process") out.emplace_back(o);
+    collect_threads(o->get_child_objects(), out);
+  }
+}
+}  // namespace
+
+ThreadReaper::ThreadReaper(sc_core::sc_module_name name) : sc_module(name) {
+  SC_METHOD(reap);
+  sensitive << go_;
+  dont_initialize();
+}
+
+void ThreadReaper::unwind() {
+  if (sc_core::sc_get_status() != sc_core::SC_PAUSED) return;
+  go_.notify();
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+}
+
+void ThreadReaper::reap() {
+  std::vector<sc_core::sc_process_handle> threads;
+  collect_threads(sc_core::sc_get_top_level_objects(), threads);
+  for (auto& h : threads) {
+    if (h.valid() && !h.terminated()) h.kill();
+  }
 }
 
 }  // namespace hs

@@ -1,5 +1,6 @@
 #include "tlm/memory/memory.h"
 
+#include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 
@@ -29,11 +30,11 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
   stats_.derived("read_bandwidth_GBps", "GB/s", "average read bandwidth over the run", [this] {
-    double t = sc_core::sc_time_stamp().to_seconds();
+    double t = hs::now().to_seconds();
     return t > 0 ? static_cast<double>(bytes_read_.value) / t / 1e9 : 0.0;
   });
   stats_.derived("write_bandwidth_GBps", "GB/s", "average write bandwidth over the run", [this] {
-    double t = sc_core::sc_time_stamp().to_seconds();
+    double t = hs::now().to_seconds();
     return t > 0 ? static_cast<double>(bytes_written_.value) / t / 1e9 : 0.0;
   });
 }
@@ -56,7 +57,7 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
   if (!check(gp)) return;
   const uint64_t len = gp.get_data_length();
   const sc_time xfer = transfer_time(len, bytes_per_second_);
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = hs::now();
   const sc_time start = port_.reserve(now + delay, xfer);
   busy_.add(xfer);
   if (gp.is_read()) {

@@ -10,9 +10,7 @@ uint8_t* SparseStorage::page(uint64_t index, bool create) const {
   auto it = pages_.find(index);
   if (it == pages_.end()) {
     if (!create) return nullptr;
-    auto p = std::make_unique<uint8_t[]>(kPageSize);
-    std::memset(p.get(), 0, kPageSize);
-    it = pages_.emplace(index, std::move(p)).first;
+    it = pages_.emplace(index, std::make_unique<uint8_t[]>(kPageSize)).first;  // zero-filled
   }
   last_index_ = index;
   last_page_ = it->second.get();

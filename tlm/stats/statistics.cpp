@@ -10,7 +10,8 @@ using sc_core::sc_time;
 
 void Occupancy::set(int64_t new_level, const sc_time& now) {
   if (now > last_) {
-    area_ += static_cast<double>(level) * (now - last_).to_seconds();
+    // In level x picoseconds (sc_time values count picoseconds): no time conversions here.
+    area_ += static_cast<double>(level) * static_cast<double>(now.value() - last_.value());
     last_ = now;
   }
   level = new_level;
@@ -21,8 +22,9 @@ double Occupancy::mean(const sc_time& end) const {
   double total = end.to_seconds();
   if (total <= 0) return static_cast<double>(level);
   double area = area_;
-  if (end > last_) area += static_cast<double>(level) * (end - last_).to_seconds();
-  return area / total;
+  if (end > last_)
+    area += static_cast<double>(level) * static_cast<double>(end.value() - last_.value());
+  return area / static_cast<double>(end.value());
 }
 
 void Histogram::sample(double v) {

@@ -55,7 +55,7 @@ class Occupancy {
   int64_t peak = 0;
 
  private:
-  double area_ = 0;  // level x seconds
+  double area_ = 0;  // level x picoseconds
   sc_core::sc_time last_ = sc_core::SC_ZERO_TIME;
 };
 

@@ -8,6 +8,7 @@
 #include <systemc>
 #include <utility>
 #include <vector>
+#include "tlm/kernel/now.h"
 
 namespace hs {
 
@@ -58,7 +59,7 @@ class CalendarResource {
 
  private:
   void prune() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = hs::now();
     auto keep = std::find_if(booked_.begin(), booked_.end(),
                              [&](const auto& iv) { return iv.second > now; });
     booked_.erase(booked_.begin(), keep);

@@ -10,6 +10,7 @@
 #include <systemc>
 #include <utility>
 #include <vector>
+#include "tlm/kernel/now.h"
 
 namespace hs {
 
@@ -28,7 +29,7 @@ class TimedQueue {
   }
 
   void push(const sc_core::sc_time& at, T item) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = hs::now();
     if (at < now || (count_ > 0 && at < slot(count_ - 1).first)) {
       throw std::logic_error("TimedQueue: arrivals out of order");
     }
@@ -42,7 +43,8 @@ class TimedQueue {
 
  private:
   // A ring buffer that only grows: steady streams allocate nothing per item.
-  std::pair<sc_core::sc_time, T>& slot(size_t i) { return ring_[(head_ + i) % ring_.size()]; }
+  // The ring's size is a power of two, so indexing is a mask.
+  std::pair<sc_core::sc_time, T>& slot(size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
   void grow() {
     std::vector<std::pair<sc_core::sc_time, T>> bigger(std::max<size_t>(16, ring_.size() * 2));
     for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(slot(i));
@@ -50,10 +52,10 @@ class TimedQueue {
     head_ = 0;
   }
   void fire() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = hs::now();
     while (count_ > 0 && slot(0).first <= now) {
       T item = std::move(slot(0).second);
-      head_ = (head_ + 1) % ring_.size();
+      head_ = (head_ + 1) & (ring_.size() - 1);
       --count_;
       on_arrival_(item);
     }

@@ -6,6 +6,8 @@
 #include <deque>
 #include <systemc>
 
+#include "tlm/timing/event_pool.h"
+
 namespace hs {
 
 class TokenPool {
@@ -18,9 +20,10 @@ class TokenPool {
       --free_;
       return;
     }
-    Waiter w;
+    Waiter w{false, events_.take()};
     waiters_.push_back(&w);
-    while (!w.granted) sc_core::wait(w.granted_event);
+    while (!w.granted) sc_core::wait(*w.granted_event);
+    events_.give(w.granted_event);
   }
   // Returns a token (from any process kind); the oldest waiter, if any, receives it.
   void release() {
@@ -31,19 +34,20 @@ class TokenPool {
     Waiter* w = waiters_.front();
     waiters_.pop_front();
     w->granted = true;
-    w->granted_event.notify(sc_core::SC_ZERO_TIME);
+    w->granted_event->notify(sc_core::SC_ZERO_TIME);
   }
   uint32_t in_use() const { return capacity_ - free_; }
   uint32_t capacity() const { return capacity_; }
 
  private:
   struct Waiter {
-    bool granted = false;
-    sc_core::sc_event granted_event;
+    bool granted;
+    sc_core::sc_event* granted_event;
   };
   uint32_t free_;
   uint32_t capacity_;
   std::deque<Waiter*> waiters_;
+  EventPool events_;
 };
 
 }  // namespace hs
