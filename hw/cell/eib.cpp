@@ -22,6 +22,8 @@ Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
       p.integer("arbitration_cycles", 8, "cycles", "bus cycles from request to data grant",
                 Range::between(0, 1000))));
   rings_.resize(static_cast<size_t>(rings));
+  hold_by_cycles_.resize(65);  // transfers of up to 1 KiB at the narrowest ring width
+  for (size_t c = 0; c < hold_by_cycles_.size(); ++c) hold_by_cycles_[c] = bus_clock_.cycles(c);
   stats_.derived("peak_bandwidth_GBps", "GB/s", "rings x width x bus clock",
                  [this] { return peak_bytes_per_second() / 1e9; });
 }
@@ -33,7 +35,8 @@ double Eib::peak_bytes_per_second() const {
 void Eib::occupy_ring(tlm::tlm_generic_payload& gp, sc_time& delay) {
   const uint64_t bytes = gp.get_data_length();
   const uint64_t cycles = (bytes + ring_width_ - 1) / ring_width_;
-  const sc_time hold = bus_clock_.cycles(cycles);
+  const sc_time hold =
+      cycles < hold_by_cycles_.size() ? hold_by_cycles_[cycles] : bus_clock_.cycles(cycles);
   const sc_time ready = hs::now() + delay + arbitration_;
   // The data arbiter grants the ring that can start the transfer soonest.
   CalendarResource* ring = nullptr;
@@ -43,6 +46,7 @@ void Eib::occupy_ring(tlm::tlm_generic_payload& gp, sc_time& delay) {
     if (!ring || s < start) {
       ring = &r;
       start = s;
+      if (s == ready) break;  // no ring can do better than starting at once
     }
   }
   ring->book(start, hold);

@@ -27,6 +27,7 @@ class Eib : public Router {
   uint32_t ring_width_;
   sc_core::sc_time arbitration_;
   std::vector<CalendarResource> rings_;
+  std::vector<sc_core::sc_time> hold_by_cycles_;  // ring occupancy by bus cycles
   Counter& bytes_;
   BusyTime& ring_busy_;
 };

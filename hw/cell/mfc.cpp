@@ -16,6 +16,13 @@ namespace mfc = hybrid::amap::mfc;
 using sc_core::sc_time;
 
 constexpr uint32_t kEibBlock = 128;  // transfers never cross a 128-byte EA boundary
+// A worker's deepest call chain (EIB, PCIe link, host bus, memory) needs a few KiB; a small
+// stack keeps dozens of workers cache- and TLB-friendly (the kernel default is 64 KiB).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kWorkerStack = 256 * 1024;  // AddressSanitizer's redzones grow every frame
+#else
+constexpr std::size_t kWorkerStack = 32 * 1024;
+#endif
 
 Mfc::Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes)
     : sc_module(name),
@@ -40,8 +47,12 @@ Mfc::Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes)
   for (int i = 0; i < outstanding; ++i) {
     // Workers never return, and a thread's stack is discarded without unwinding at the end
     // of simulation: the module owns each worker's payload so it is destroyed properly.
-    auto* gp = worker_payloads_.emplace_back(std::make_unique<tlm::tlm_generic_payload>()).get();
-    sc_core::sc_spawn([this, gp] { worker(*gp); }, sc_core::sc_gen_unique_name("worker"));
+    auto& txn = *worker_payloads_.emplace_back(std::make_unique<TaggedPayload<InitiatorExt>>());
+    txn.ext.initiator_id = spu.core_index();  // transfers act for the SPU that queued them
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(kWorkerStack);
+    sc_core::sc_spawn([this, &txn] { worker(txn.gp); }, sc_core::sc_gen_unique_name("worker"),
+                      &opts);
   }
   regs_.define(
       mfc::kLsa, 4, "LSA", [this] { return staged_lsa_; },
@@ -132,9 +143,6 @@ void Mfc::enqueue(uint32_t opcode) {
 void Mfc::move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command cmd, uint64_t addr,
                uint8_t* data, uint32_t len, const Command& c, tlm::tlm_generic_payload& gp,
                sc_time& delay) {
-  InitiatorExt ext;
-  ext.initiator_id = spu_.core_index();
-  ScopedExtension<InitiatorExt> scoped(gp, &ext);
   prepare(gp, cmd, addr, data, len);
   port->b_transport(gp, delay);
   if (!gp.is_response_ok()) {
@@ -146,11 +154,6 @@ void Mfc::move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command c
                             &port == &ea_port ? "effective" : "local-store", addr,
                             gp.get_response_string()));
   }
-}
-
-Mfc::~Mfc() {
-  // A run stopped early can leave workers suspended mid-transfer with a stack extension set.
-  for (auto& gp : worker_payloads_) gp->clear_extension<InitiatorExt>();
 }
 
 void Mfc::worker(tlm::tlm_generic_payload& gp) {

@@ -18,6 +18,7 @@
 
 #include "hw/cpu/core.h"
 #include "tlm/bus/register_file.h"
+#include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 
 namespace hs::cell {
@@ -28,7 +29,6 @@ class Mfc : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Mfc> ls_port;  // to the SPE's local store
 
   Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes);
-  ~Mfc() override;
   RegisterFile& registers() { return regs_; }
 
  private:
@@ -65,7 +65,7 @@ class Mfc : public sc_core::sc_module {
   std::deque<Transfer> transfers_;
   sc_core::sc_event transfer_ready_;
   std::array<uint32_t, 32> tag_outstanding_{};
-  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> worker_payloads_;
+  std::vector<std::unique_ptr<TaggedPayload<InitiatorExt>>> worker_payloads_;
 
   StatGroup stats_;
   Counter& gets_;

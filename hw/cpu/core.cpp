@@ -37,14 +37,9 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
   access_cycles_ = static_cast<uint64_t>(
       p.integer("access_cycles", 1, "cycles", "cycles to issue a load, store or register access",
                 Range::between(0, 1000)));
+  txn_.ext.initiator_id = index_;
   SC_THREAD(run);
   SignalTrace::instance().add(state_, std::string(this->name()) + ".state");
-}
-
-Core::~Core() {
-  // A run stopped early can leave this core's thread suspended inside an access, with its
-  // stack-allocated extension still attached: detach it so the payload does not free it.
-  gp_.clear_extension<InitiatorExt>();
 }
 
 void Core::run() {
@@ -60,11 +55,8 @@ void Core::run() {
 }
 
 void Core::access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio) {
-  tlm::tlm_generic_payload& gp = gp_;
-  InitiatorExt ext;
-  ext.initiator_id = index_;
-  ext.mmio = mmio;
-  ScopedExtension<InitiatorExt> scoped(gp, &ext);
+  tlm::tlm_generic_payload& gp = txn_.gp;
+  txn_.ext.mmio = mmio;
   prepare(gp, cmd, addr, static_cast<unsigned char*>(data), static_cast<unsigned int>(len));
   const sc_time start = hs::now();
   sc_time delay = clock_.cycles(access_cycles_);

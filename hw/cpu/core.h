@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sw/hal/hal.h"
+#include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
 
@@ -27,7 +28,6 @@ class Core : public sc_core::sc_module, public fw::Hal {
 
   SC_HAS_PROCESS(Core);
   Core(sc_core::sc_module_name name, double default_clock_hz, int index);
-  ~Core() override;
 
   void set_firmware(Firmware fw) { firmware_ = std::move(fw); }
   bool has_firmware() const { return static_cast<bool>(firmware_); }
@@ -60,7 +60,7 @@ class Core : public sc_core::sc_module, public fw::Hal {
   void access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio);
   void set_state(State s) { state_ = static_cast<int>(s); }
 
-  tlm::tlm_generic_payload gp_;  // reused for every access of this core's thread
+  TaggedPayload<InitiatorExt> txn_;  // reused for every access of this core's thread
   Clock clock_;
   int index_;
   uint64_t access_cycles_;

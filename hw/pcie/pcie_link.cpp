@@ -27,11 +27,9 @@ struct PcieLink::Direction {
       : name(std::string(link.name()) + "." + dir_name),
         out(out_socket),
         tx(c.tx_queue),
-        ph(c.ph),
-        pd(c.pd),
-        nph(c.nph),
-        cplh(c.cplh),
-        cpld(c.cpld),
+        posted(c.ph, c.pd),
+        nonposted(c.nph, 0),
+        completion(c.cplh, c.cpld),
         in_flight((dir_name + "_arrivals").c_str(),
                   [&link, this](Tlp& t) { link.arrive(*this, t); }),
         stats(name),
@@ -51,10 +49,10 @@ struct PcieLink::Direction {
   tlm_utils::simple_initiator_socket<PcieLink>& out;  // delivers into the receiver's fabric
   SerialResource line;                                // the wire itself
   TransmitBuffer tx;                                  // TLPs waiting for the wire
-  CreditPool ph, pd, nph, cplh, cpld;                 // the receiver's credits
+  CreditPool posted, nonposted, completion;           // the receiver's credits, by TLP type
   TimedQueue<Tlp> in_flight;
-  uint64_t delivered_bytes = 0;       // traced signal: payload bytes that have arrived
-  tlm::tlm_generic_payload delivery;  // reused for every TLP delivered into the receiver
+  uint64_t delivered_bytes = 0;        // traced signal: payload bytes that have arrived
+  TaggedPayload<PcieTlpExt> delivery;  // reused for every TLP delivered into the receiver
 
   StatGroup stats;
   Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps, &payload, &wire, &credit_stall_ps;
@@ -72,12 +70,17 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
       link_id_(link_id),
       cfg_(PcieConfig::declare(this->name())) {
   bytes_per_second_ = cfg_.bytes_per_second();
-  ps_per_byte_ = 1e12 / bytes_per_second_;
+  // Every TLP size a link can carry, looked up rather than computed per TLP.
+  const double ps_per_byte = 1e12 / bytes_per_second_;
+  serialisation_.resize(std::max(cfg_.mps, cfg_.rcb) + cfg_.tlp_overhead(true) + 1);
+  for (size_t b = 0; b < serialisation_.size(); ++b)
+    serialisation_[b] = picoseconds(b * ps_per_byte);
   latency_ = picoseconds(cfg_.latency_ns * 1e3);
   fc_delay_ = picoseconds(cfg_.fc_update_ns * 1e3);
   for (auto& t : tags_) t = std::make_unique<TokenPool>(cfg_.tags);
   dir_[A] = std::make_unique<Direction>(*this, "down", b_out, cfg_);
   dir_[B] = std::make_unique<Direction>(*this, "up", a_out, cfg_);
+  for (auto& d : dir_) d->delivery.ext.link_id = link_id;
   a_in.register_b_transport(this, &PcieLink::from_a);
   b_in.register_b_transport(this, &PcieLink::from_b);
   for (int s = 0; s < 2; ++s) {
@@ -158,34 +161,19 @@ sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool throu
   const uint32_t wire_bytes = payload + cfg_.tlp_overhead(hdr4);
   const uint32_t dcred = PcieConfig::data_credits(payload);
 
-  CreditPool* hdr = nullptr;
-  CreditPool* data = nullptr;
-  switch (tlp.kind) {
-    case TlpKind::MWr:
-      hdr = &d.ph;
-      data = &d.pd;
-      break;
-    case TlpKind::MRd:
-      hdr = &d.nph;
-      break;
-    case TlpKind::CplD:
-    case TlpKind::Cpl:
-      hdr = &d.cplh;
-      data = &d.cpld;
-      break;
-  }
+  CreditPool& credits = tlp.kind == TlpKind::MWr   ? d.posted
+                        : tlp.kind == TlpKind::MRd ? d.nonposted
+                                                   : d.completion;
   const sc_time wire_ready = std::max(ready, d.line.free_at());
-  sc_time credit_ready = hdr->available_at(1, wire_ready);
-  if (data && dcred) credit_ready = std::max(credit_ready, data->available_at(dcred, wire_ready));
+  const sc_time credit_ready = credits.available_at(dcred, wire_ready);
   if (credit_ready > wire_ready) d.credit_stall_ps += (credit_ready - wire_ready).value();
 
-  const sc_time ser = picoseconds(wire_bytes * ps_per_byte_);
+  const sc_time& ser = serialisation_[wire_bytes];
   const sc_time start = d.line.reserve(credit_ready, ser);
   const sc_time end = start + ser;
   const sc_time arrival = end + latency_;
   const sc_time credit_back = arrival + fc_delay_ + latency_;  // UpdateFC flies back
-  hdr->consume(1, start, credit_back);
-  if (data && dcred) data->consume(dcred, start, credit_back);
+  credits.consume(dcred, start, credit_back);
 
   if (through_tx_queue) {
     const sc_time now = hs::now();
@@ -270,11 +258,8 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
   const Side receiver = &d == dir_[A].get() ? B : A;
   switch (tlp.kind) {
     case TlpKind::MWr: {
-      tlm::tlm_generic_payload& gp = d.delivery;
-      PcieTlpExt ext;
-      ext.kind = TlpKind::MWr;
-      ext.link_id = link_id_;
-      ScopedExtension<PcieTlpExt> scoped(gp, &ext);
+      tlm::tlm_generic_payload& gp = d.delivery.gp;
+      d.delivery.ext.kind = TlpKind::MWr;
       prepare(gp, tlm::TLM_WRITE_COMMAND, tlp.addr, tlp.data.data(), tlp.len);
       sc_time delay = sc_core::SC_ZERO_TIME;
       d.out->b_transport(gp, delay);
@@ -310,11 +295,8 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
 void PcieLink::complete_read(Direction& d, Tlp& mrd) {
   // The completer reads when the request arrives, so every earlier posted write on this
   // direction is already visible: a read never passes a write.
-  tlm::tlm_generic_payload& gp = d.delivery;
-  PcieTlpExt ext;
-  ext.kind = TlpKind::MRd;
-  ext.link_id = link_id_;
-  ScopedExtension<PcieTlpExt> scoped(gp, &ext);
+  tlm::tlm_generic_payload& gp = d.delivery.gp;
+  d.delivery.ext.kind = TlpKind::MRd;
   prepare(gp, tlm::TLM_READ_COMMAND, mrd.addr, mrd.dst, mrd.len);
   sc_time mem_delay = sc_core::SC_ZERO_TIME;
   d.out->b_transport(gp, mem_delay);

@@ -75,7 +75,7 @@ class PcieLink : public sc_core::sc_module {
   int link_id_;
   PcieConfig cfg_;
   double bytes_per_second_;
-  double ps_per_byte_;  // serialisation time of one byte on the wire
+  std::vector<sc_core::sc_time> serialisation_;  // wire time of a TLP, by its size on the wire
   sc_core::sc_time latency_, fc_delay_;
   std::array<std::unique_ptr<Direction>, 2> dir_;   // indexed by the transmitting side
   std::array<std::unique_ptr<TokenPool>, 2> tags_;  // read tags of each requester side

@@ -2,6 +2,7 @@
 // determinism, traces, sweeps.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -45,7 +46,8 @@ std::string without_sanitizer_notices(const std::string& text) {
 }
 
 std::string tmp(const std::string& name) {
-  fs::path dir = fs::path(::testing::TempDir()) / "hybridsim_cli";
+  // Tests run as parallel processes sharing the temp directory: each gets its own folder.
+  fs::path dir = fs::path(::testing::TempDir()) / ("hybridsim_cli_" + std::to_string(getpid()));
   fs::create_directories(dir);
   return (dir / name).string();
 }

@@ -1,6 +1,8 @@
 // Scenario files: parsing, line numbers, validation, nested parameters.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 
 #include "testbench/runner/scenario_file.h"
@@ -11,8 +13,10 @@ using hs::runner::load_scenario;
 
 namespace {
 std::string write(const std::string& text) {
+  // Tests run as parallel processes sharing the temp directory: names carry the process id.
   static int n = 0;
-  std::string path = ::testing::TempDir() + "scenario_" + std::to_string(n++) + ".json";
+  std::string path = ::testing::TempDir() + "scenario_" + std::to_string(getpid()) + "_" +
+                     std::to_string(n++) + ".json";
   std::ofstream(path) << text;
   return path;
 }

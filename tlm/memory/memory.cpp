@@ -27,6 +27,11 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
   bytes_per_second_ = p.real("bandwidth", d.bandwidth_gbps, "GB/s", "port bandwidth",
                              Range::between(0.001, 10000)) *
                       1e9;
+  // Port time of the common short accesses, looked up rather than computed per access.
+  xfer_by_length_.resize(513);
+  for (size_t n = 0; n < xfer_by_length_.size(); ++n) {
+    xfer_by_length_[n] = transfer_time(n, bytes_per_second_);
+  }
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
   stats_.derived("read_bandwidth_GBps", "GB/s", "average read bandwidth over the run", [this] {
@@ -56,7 +61,8 @@ bool Memory::check(tlm::tlm_generic_payload& gp) const {
 void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
   if (!check(gp)) return;
   const uint64_t len = gp.get_data_length();
-  const sc_time xfer = transfer_time(len, bytes_per_second_);
+  const sc_time xfer =
+      len < xfer_by_length_.size() ? xfer_by_length_[len] : transfer_time(len, bytes_per_second_);
   const sc_time now = hs::now();
   const sc_time start = port_.reserve(now + delay, xfer);
   busy_.add(xfer);

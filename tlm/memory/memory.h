@@ -6,6 +6,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "tlm/memory/sparse_storage.h"
 #include "tlm/stats/statistics.h"
@@ -39,6 +40,7 @@ class Memory : public sc_core::sc_module {
   uint64_t size_;
   sc_core::sc_time latency_;
   double bytes_per_second_;
+  std::vector<sc_core::sc_time> xfer_by_length_;  // port time of accesses up to 512 B
   SparseStorage storage_;
   CalendarResource port_;
 

@@ -46,21 +46,20 @@ inline void prepare(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
 
-// Attaches a stack-allocated extension for the duration of a scope.
+// A generic payload reused for every access of one initiator (a core's thread, an engine's
+// worker, a link's delivery), with its metadata extension attached for its whole life: no
+// construction and no extension bookkeeping per access. The extension is detached before the
+// payload is destroyed (the payload would otherwise free it).
 template <class Ext>
-class ScopedExtension {
+class TaggedPayload {
  public:
-  ScopedExtension(tlm::tlm_generic_payload& gp, Ext* ext)
-      : gp_(gp), prev_(gp.get_extension<Ext>()) {
-    gp_.set_extension(ext);
-  }
-  ~ScopedExtension() { gp_.set_extension(prev_); }
-  ScopedExtension(const ScopedExtension&) = delete;
-  ScopedExtension& operator=(const ScopedExtension&) = delete;
+  TaggedPayload() { gp.set_extension(&ext); }
+  ~TaggedPayload() { gp.clear_extension(&ext); }
+  TaggedPayload(const TaggedPayload&) = delete;
+  TaggedPayload& operator=(const TaggedPayload&) = delete;
 
- private:
-  tlm::tlm_generic_payload& gp_;
-  Ext* prev_;
+  tlm::tlm_generic_payload gp;
+  Ext ext;
 };
 
 }  // namespace hs
