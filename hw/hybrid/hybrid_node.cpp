@@ -23,27 +23,26 @@ HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
   for (int a = 0; a < n_acc; ++a) {
     auto acc = std::make_unique<cell::CellAccelerator>(fmt::format("acc{}", a).c_str(), next_core);
     next_core += static_cast<int>(acc->cores().size());
+    // A link of either fabric: its host side is a window onto the accelerator in the host's
+    // map and a master on the host bus; its accelerator side the same, the other way round.
+    auto connect = [&](auto& link, uint64_t acc_window, uint64_t host_window,
+                       const std::string& fabric, int l) {
+      host->bus->attach(link.a_in, acc_window, amap::kAccWindowSize,
+                        fmt::format("acc{}.{}{}", a, fabric, l));
+      link.a_out.bind(host->bus->upstream);
+      acc->attach_host_window(link.b_in, host_window, amap::kHostWindowSize,
+                              fmt::format("host.{}{}", fabric, l));
+      link.b_out.bind(acc->eib->upstream);
+    };
     for (int l = 0; l < pcie_per_acc; ++l) {
       const int k = a * pcie_per_acc + l;
-      auto link = std::make_unique<pcie::PcieLink>(fmt::format("pcie{}", k).c_str(), k);
-      host->bus->attach(link->a_in, amap::acc_via_pcie(a, l), amap::kAccWindowSize,
-                        fmt::format("acc{}.pcie{}", a, l));
-      link->a_out.bind(host->bus->upstream);
-      acc->attach_host_window(link->b_in, amap::host_via_pcie(l), amap::kHostWindowSize,
-                              fmt::format("host.pcie{}", l));
-      link->b_out.bind(acc->eib->upstream);
-      pcie_.push_back(std::move(link));
+      pcie_.push_back(std::make_unique<pcie::PcieLink>(fmt::format("pcie{}", k).c_str(), k));
+      connect(*pcie_.back(), amap::acc_via_pcie(a, l), amap::host_via_pcie(l), "pcie", l);
     }
     for (int l = 0; l < eth_per_acc; ++l) {
       const int k = a * eth_per_acc + l;
-      auto link = std::make_unique<ethernet::EthernetLink>(fmt::format("eth{}", k).c_str());
-      host->bus->attach(link->a_in, amap::acc_via_ethernet(a, l), amap::kAccWindowSize,
-                        fmt::format("acc{}.eth{}", a, l));
-      link->a_out.bind(host->bus->upstream);
-      acc->attach_host_window(link->b_in, amap::host_via_ethernet(l), amap::kHostWindowSize,
-                              fmt::format("host.eth{}", l));
-      link->b_out.bind(acc->eib->upstream);
-      eth_.push_back(std::move(link));
+      eth_.push_back(std::make_unique<ethernet::EthernetLink>(fmt::format("eth{}", k).c_str()));
+      connect(*eth_.back(), amap::acc_via_ethernet(a, l), amap::host_via_ethernet(l), "eth", l);
     }
     accelerators.push_back(std::move(acc));
   }

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -94,6 +95,34 @@ Json pcie_stream(const std::string& direction) {
   return j;
 }
 
+// Runs `work` in a forked child (its own SystemC kernel) and returns the JSON it produced, or
+// an error object if it failed or crashed.
+Json in_child(const std::function<Json()>& work) {
+  int fds[2];
+  if (pipe(fds) != 0) return {{"error", "pipe failed"}};
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string text;
+    try {
+      text = work().dump();
+    } catch (const std::exception& e) {
+      text = Json{{"error", e.what()}}.dump();
+    }
+    (void)!write(fds[1], text.data(), text.size());
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, n);
+  close(fds[0]);
+  waitpid(pid, nullptr, 0);
+  if (text.empty()) return {{"error", "case crashed"}};
+  return Json::parse(text);
+}
+
 // One link with a streaming writer, measured against rate x encoding x MPS / (MPS + 20).
 Json pcie_accuracy() {
   struct Shape {
@@ -103,11 +132,7 @@ Json pcie_accuracy() {
                           {2, 4, 256}, {3, 16, 128}, {3, 16, 256}};
   Json rows = Json::array();
   for (const auto& s : shapes) {
-    int fds[2];
-    if (pipe(fds) != 0) return rows;
-    pid_t pid = fork();
-    if (pid == 0) {
-      close(fds[0]);
+    rows.push_back(in_child([&s] {
       auto& reg = hs::ParamRegistry::instance();
       reg.set_override("pcie0.gen", s.gen, {"bench", 2});
       reg.set_override("pcie0.lanes", s.lanes, {"bench", 2});
@@ -137,17 +162,8 @@ Json pcie_accuracy() {
                   {"measured_GBps", kBytes / seconds / 1e9},
                   {"error_pct", (kBytes / seconds / analytic - 1) * 100},
                   {"tlps_per_wall_second", link.tlps(0, hs::TlpKind::MWr) / wall}};
-      const std::string text = row.dump();
-      (void)!write(fds[1], text.data(), text.size());
-      _exit(0);
-    }
-    close(fds[1]);
-    std::string text;
-    char buf[4096];
-    for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, n);
-    close(fds[0]);
-    waitpid(pid, nullptr, 0);
-    if (!text.empty()) rows.push_back(Json::parse(text));
+      return row;
+    }));
   }
   return rows;
 }
@@ -159,34 +175,6 @@ Json run_case(const std::string& name) {
   if (name == "default") return run_scenario("default", {});
   if (name == "pcie_accuracy") return pcie_accuracy();
   throw std::runtime_error("unknown benchmark case " + name);
-}
-
-// Runs a case in a child process; returns its JSON (or an error object).
-Json in_child(const std::string& name) {
-  int fds[2];
-  if (pipe(fds) != 0) return {{"error", "pipe failed"}};
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    std::string text;
-    try {
-      text = run_case(name).dump();
-    } catch (const std::exception& e) {
-      text = Json{{"error", e.what()}}.dump();
-    }
-    (void)!write(fds[1], text.data(), text.size());
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, n);
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (text.empty()) return {{"error", "case crashed"}};
-  return Json::parse(text);
 }
 
 }  // namespace
@@ -212,7 +200,7 @@ int sc_main(int argc, char* argv[]) {
     std::fprintf(stderr, "bench: %s ...\n", c.c_str());
     const int repeats = c == "pcie_accuracy" ? 1 : 3;
     for (int r = 0; r < repeats; ++r) {
-      Json j = in_child(c);
+      Json j = in_child([&c] { return run_case(c); });
       const bool faster = !all.contains(c) ||
                           (j.contains("wall_seconds") &&
                            j["wall_seconds"].get<double>() < all[c]["wall_seconds"].get<double>());
@@ -235,7 +223,7 @@ int sc_main(int argc, char* argv[]) {
   std::printf("\n%-44s %14.0f\n", "bare SystemC wait() hand-overs / wall s",
               num("kernel_pingpong", "waits_per_second"));
   for (const char* c : {"pcie_stream_put", "pcie_stream_get"}) {
-    std::printf("%-44s %14.0f  (%.0f%% of bare kernel)\n",
+    std::printf("%-44s %14.0f  (%.1f%% of bare kernel)\n",
                 fmt::format("{}: simulated TLPs / wall s", c).c_str(),
                 num(c, "tlps_per_wall_second"), 100 * num(c, "ratio_to_kernel_waits"));
   }

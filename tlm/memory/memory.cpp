@@ -32,6 +32,7 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
   for (size_t n = 0; n < xfer_by_length_.size(); ++n) {
     xfer_by_length_[n] = transfer_time(n, bytes_per_second_);
   }
+  storage_ = SparseStorage(size_);
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
   stats_.derived("read_bandwidth_GBps", "GB/s", "average read bandwidth over the run", [this] {

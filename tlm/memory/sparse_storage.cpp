@@ -17,7 +17,15 @@ uint8_t* SparseStorage::page(uint64_t index, bool create) const {
   return last_page_;
 }
 
+SparseStorage::SparseStorage(uint64_t capacity) {
+  if (capacity > 0 && capacity <= kFlatLimit) flat_.assign(capacity, 0);
+}
+
 void SparseStorage::read(uint64_t addr, uint8_t* dst, uint64_t len) const {
+  if (!flat_.empty()) {
+    std::memcpy(dst, flat_.data() + addr, len);  // the caller checked the range
+    return;
+  }
   while (len > 0) {
     uint64_t off = addr & (kPageSize - 1);
     uint64_t n = std::min(len, kPageSize - off);
@@ -33,6 +41,10 @@ void SparseStorage::read(uint64_t addr, uint8_t* dst, uint64_t len) const {
 }
 
 void SparseStorage::write(uint64_t addr, const uint8_t* src, uint64_t len) {
+  if (!flat_.empty()) {
+    std::memcpy(flat_.data() + addr, src, len);
+    return;
+  }
   while (len > 0) {
     uint64_t off = addr & (kPageSize - 1);
     uint64_t n = std::min(len, kPageSize - off);
