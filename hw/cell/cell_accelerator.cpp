@@ -9,7 +9,8 @@ namespace hs::cell {
 
 namespace amap = hybrid::amap;
 
-CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_index)
+CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_index,
+                                 bool dma_engine)
     : sc_module(name) {
   ParamScope p(this->name());
   clock_hz = p.real("clock", 3.2e9, "Hz", "PPE and SPU clock (the EIB runs at half)",
@@ -32,6 +33,12 @@ CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_in
   }
   irq = std::make_unique<InterruptController>("irq", cores());
   eib->attach(irq->socket(), amap::kAccIrq, 0x1000, "irq");
+  if (dma_engine) {
+    dma =
+        std::make_unique<dma::DmaEngine>("dma", first_core_index + 1 + static_cast<int>(spe_count));
+    dma->bus.bind(eib->upstream);
+    eib->attach(dma->registers().socket, amap::kAccDmaEngine, dma::kRegisterSpan, "dma");
+  }
 }
 
 void CellAccelerator::attach_host_window(TargetSocket& link_in, uint64_t base, uint64_t size,

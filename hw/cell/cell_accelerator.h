@@ -11,13 +11,15 @@
 #include "hw/cell/spe.h"
 #include "hw/cpu/core.h"
 #include "hw/cpu/interrupt_controller.h"
+#include "hw/dma/dma_engine.h"
 #include "tlm/memory/memory.h"
 
 namespace hs::cell {
 
 class CellAccelerator : public sc_core::sc_module {
  public:
-  CellAccelerator(sc_core::sc_module_name name, int first_core_index);
+  // `dma_engine`: whether this accelerator has a descriptor DMA engine (dma_interface.h).
+  CellAccelerator(sc_core::sc_module_name name, int first_core_index, bool dma_engine);
 
   void attach_host_window(TargetSocket& link_in, uint64_t base, uint64_t size,
                           const std::string& window_name);
@@ -29,6 +31,7 @@ class CellAccelerator : public sc_core::sc_module {
   std::unique_ptr<Core> ppe;
   std::vector<std::unique_ptr<Spe>> spes;
   std::unique_ptr<InterruptController> irq;
+  std::unique_ptr<dma::DmaEngine> dma;  // null when the node places no engine here
 };
 
 }  // namespace hs::cell

@@ -9,7 +9,7 @@ namespace hs::host {
 
 namespace amap = hybrid::amap;
 
-Host::Host(sc_core::sc_module_name name) : sc_module(name) {
+Host::Host(sc_core::sc_module_name name, bool dma_engine) : sc_module(name) {
   ParamScope p(this->name());
   const auto sockets = p.integer("sockets", 2, "", "processor sockets", Range::between(1, 8));
   const auto per_socket =
@@ -32,6 +32,11 @@ Host::Host(sc_core::sc_module_name name) : sc_module(name) {
   }
   irq = std::make_unique<InterruptController>("irq", cores());
   bus->attach(irq->socket(), amap::kHostIrq, 0x1000, "irq");
+  if (dma_engine) {
+    dma = std::make_unique<dma::DmaEngine>("dma", static_cast<int>(core_list.size()));
+    dma->bus.bind(bus->upstream);
+    bus->attach(dma->registers().socket, amap::kHostDmaEngine, dma::kRegisterSpan, "dma");
+  }
 }
 
 std::vector<Core*> Host::cores() const {

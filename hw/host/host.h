@@ -8,6 +8,7 @@
 
 #include "hw/cpu/core.h"
 #include "hw/cpu/interrupt_controller.h"
+#include "hw/dma/dma_engine.h"
 #include "tlm/bus/router.h"
 #include "tlm/memory/memory.h"
 
@@ -15,7 +16,8 @@ namespace hs::host {
 
 class Host : public sc_core::sc_module {
  public:
-  explicit Host(sc_core::sc_module_name name);
+  // `dma_engine`: whether the host has a descriptor DMA engine (dma_interface.h).
+  Host(sc_core::sc_module_name name, bool dma_engine);
 
   std::vector<Core*> cores() const;
 
@@ -23,6 +25,7 @@ class Host : public sc_core::sc_module {
   std::unique_ptr<Memory> dram;
   std::vector<std::unique_ptr<Core>> core_list;
   std::unique_ptr<InterruptController> irq;
+  std::unique_ptr<dma::DmaEngine> dma;  // null when the node places no engine here
 };
 
 }  // namespace hs::host

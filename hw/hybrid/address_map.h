@@ -7,8 +7,9 @@ namespace hs::hybrid::amap {
 
 // ---- Host physical address space -------------------------------------------------------
 constexpr uint64_t kHostDram = 0x0;
-constexpr uint64_t kHostDramMax = uint64_t{1} << 40;  // DRAM may grow up to 1 TiB
-constexpr uint64_t kHostIrq = 0x0000'0F00'0000'0000;  // MSI doorbells, one per host core
+constexpr uint64_t kHostDramMax = uint64_t{1} << 40;        // DRAM may grow up to 1 TiB
+constexpr uint64_t kHostIrq = 0x0000'0F00'0000'0000;        // MSI doorbells, one per host core
+constexpr uint64_t kHostDmaEngine = 0x0000'0E00'0000'0000;  // the host's DMA engine, if placed
 // Accelerator `acc` seen through its link `link` of each fabric. Every window exposes the
 // accelerator's whole local address space (below), so acc_local + window = host address.
 // Room for 65536 accelerators of 16 links each.
@@ -30,8 +31,8 @@ constexpr uint64_t kAccSpeStride = 0x2000'0000;
 constexpr uint64_t acc_spe(int spe) {
   return kAccSpeWindows + uint64_t(spe) * kAccSpeStride;
 }
-constexpr uint64_t kAccIrq = 0xA'0000'0000;      // doorbells: PPE is core 0, SPE n is n + 1
-constexpr uint64_t kAccDevices = 0xA'1000'0000;  // further devices (DMA engines)
+constexpr uint64_t kAccIrq = 0xA'0000'0000;        // doorbells: PPE is core 0, SPE n is n + 1
+constexpr uint64_t kAccDmaEngine = 0xA'1000'0000;  // the accelerator's DMA engine, if placed
 // The host seen from the accelerator through its link `link` of each fabric: host physical
 // address + window.
 constexpr uint64_t kHostPcieWindows = 0x0100'0000'0000'0000;

@@ -17,11 +17,17 @@ HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
   eth_per_acc =
       static_cast<int>(p.integer("ethernet_links_per_accelerator", 1, "",
                                  "Ethernet links to each accelerator", Range::between(0, 4)));
-  host = std::make_unique<host::Host>("host");
+  const std::string placement =
+      p.choice("dma_engines", "accelerator",
+               "where descriptor DMA engines sit: on each accelerator (the host asks them for "
+               "remote GETs), on the host, or both",
+               {"accelerator", "host", "both"});
+  host = std::make_unique<host::Host>("host", placement != "accelerator");
   const int n_acc = static_cast<int>(host->core_list.size()) * static_cast<int>(per_core);
   int next_core = static_cast<int>(host->core_list.size());
   for (int a = 0; a < n_acc; ++a) {
-    auto acc = std::make_unique<cell::CellAccelerator>(fmt::format("acc{}", a).c_str(), next_core);
+    auto acc = std::make_unique<cell::CellAccelerator>(fmt::format("acc{}", a).c_str(), next_core,
+                                                       placement != "host");
     next_core += static_cast<int>(acc->cores().size());
     // A link of either fabric: its host side is a window onto the accelerator in the host's
     // map and a master on the host bus; its accelerator side the same, the other way round.
