@@ -23,7 +23,10 @@
 #include <vector>
 
 #include "hw/pcie/pcie_link.h"
+#include "sw/os/os_model.h"
+#include "sw/slmpm/registration_cache.h"
 #include "testbench/runner/simulation.h"
+#include "testbench/support/cycle_hal.h"
 #include "testbench/support/scripted_initiator.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
@@ -168,12 +171,41 @@ Json pcie_accuracy() {
   return rows;
 }
 
+// OS calls and cycles for 1000 register/transfer/deregister rounds over 4 buffers, with the
+// SLMPM's registration cache and without it (every call a system call).
+Json registration_cache() {
+  hs::fw::os::OsConfig oc;
+  Json j;
+  for (bool cached : {true, false}) {
+    hs::testing::CycleHal hal;
+    hs::fw::os::OsModel os(oc);
+    hs::fw::slmpm::RegistrationCache cache(os, hs::fw::slmpm::CacheConfig{});
+    std::string error;
+    for (int t = 0; t < 1000; ++t) {
+      const uint64_t lo = 0x100000 * static_cast<uint64_t>(1 + t % 4), hi = lo + 64 * 1024;
+      if (cached) {
+        cache.register_range(hal, lo, hi, error);
+        cache.deregister(hal, lo, hi, error);
+      } else {
+        os.deregister(hal, *os.register_range(hal, lo, hi));
+      }
+    }
+    j[cached ? "with_cache" : "without_cache"] = {
+        {"os_register_calls", os.counters().register_calls},
+        {"os_deregister_calls", os.counters().deregister_calls},
+        {"os_cycles", os.counters().cycles}};
+  }
+  j["wall_seconds"] = 0.0;
+  return j;
+}
+
 Json run_case(const std::string& name) {
   if (name == "kernel_pingpong") return kernel_pingpong();
   if (name == "pcie_stream_put") return pcie_stream("put");
   if (name == "pcie_stream_get") return pcie_stream("get");
   if (name == "default") return run_scenario("default", {});
   if (name == "pcie_accuracy") return pcie_accuracy();
+  if (name == "registration_cache") return registration_cache();
   throw std::runtime_error("unknown benchmark case " + name);
 }
 
@@ -191,14 +223,15 @@ int sc_main(int argc, char* argv[]) {
     }
   }
   if (cases.empty()) {
-    cases = {"kernel_pingpong", "pcie_stream_put", "pcie_stream_get", "default", "pcie_accuracy"};
+    cases = {"kernel_pingpong", "pcie_stream_put", "pcie_stream_get",
+             "default",         "pcie_accuracy",   "registration_cache"};
   }
   // Wall-clock figures vary with whatever else the machine does: each speed case runs three
   // times (each in a fresh process) and the fastest run is reported.
   Json all = Json::object();
   for (const auto& c : cases) {
     std::fprintf(stderr, "bench: %s ...\n", c.c_str());
-    const int repeats = c == "pcie_accuracy" ? 1 : 3;
+    const int repeats = c == "pcie_accuracy" || c == "registration_cache" ? 1 : 3;
     for (int r = 0; r < repeats; ++r) {
       Json j = in_child([&c] { return run_case(c); });
       const bool faster = !all.contains(c) ||
@@ -238,6 +271,17 @@ int sc_main(int argc, char* argv[]) {
           row["link"].get<std::string>().c_str(), row["analytic_GBps"].get<double>(),
           row["measured_GBps"].get<double>(), row["error_pct"].get<double>(),
           row["tlps_per_wall_second"].get<double>());
+    }
+  }
+  if (all.contains("registration_cache") && all["registration_cache"].contains("with_cache")) {
+    for (const char* k : {"with_cache", "without_cache"}) {
+      const Json& r = all["registration_cache"][k];
+      std::printf(
+          "registration, 1000 transfers over 4 buffers, %-13s OS registers %5llu, "
+          "deregisters %5llu, OS cycles %llu\n",
+          k, static_cast<unsigned long long>(r["os_register_calls"].get<uint64_t>()),
+          static_cast<unsigned long long>(r["os_deregister_calls"].get<uint64_t>()),
+          static_cast<unsigned long long>(r["os_cycles"].get<uint64_t>()));
     }
   }
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
