@@ -8,8 +8,6 @@
 //   default          the default scenario: simulated time per wall second
 //   pcie_accuracy    link throughput vs the analytic limit for several link shapes
 // Usage: hybridsim-bench [--out FILE.json] [CASE...]
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 #include <chrono>
@@ -26,6 +24,7 @@
 #include "sw/os/os_model.h"
 #include "sw/slmpm/registration_cache.h"
 #include "testbench/runner/simulation.h"
+#include "testbench/support/child_process.h"
 #include "testbench/support/cycle_hal.h"
 #include "testbench/support/scripted_initiator.h"
 #include "tlm/params/param_registry.h"
@@ -98,33 +97,7 @@ Json pcie_stream(const std::string& direction) {
   return j;
 }
 
-// Runs `work` in a forked child (its own SystemC kernel) and returns the JSON it produced, or
-// an error object if it failed or crashed.
-Json in_child(const std::function<Json()>& work) {
-  int fds[2];
-  if (pipe(fds) != 0) return {{"error", "pipe failed"}};
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    std::string text;
-    try {
-      text = work().dump();
-    } catch (const std::exception& e) {
-      text = Json{{"error", e.what()}}.dump();
-    }
-    (void)!write(fds[1], text.data(), text.size());
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, n);
-  close(fds[0]);
-  waitpid(pid, nullptr, 0);
-  if (text.empty()) return {{"error", "case crashed"}};
-  return Json::parse(text);
-}
+using hs::testing::run_in_child;
 
 // One link with a streaming writer, measured against rate x encoding x MPS / (MPS + 20).
 Json pcie_accuracy() {
@@ -135,7 +108,7 @@ Json pcie_accuracy() {
                           {2, 4, 256}, {3, 16, 128}, {3, 16, 256}};
   Json rows = Json::array();
   for (const auto& s : shapes) {
-    rows.push_back(in_child([&s] {
+    rows.push_back(run_in_child([&s] {
       auto& reg = hs::ParamRegistry::instance();
       reg.set_override("pcie0.gen", s.gen, {"bench", 2});
       reg.set_override("pcie0.lanes", s.lanes, {"bench", 2});
@@ -233,7 +206,7 @@ int sc_main(int argc, char* argv[]) {
     std::fprintf(stderr, "bench: %s ...\n", c.c_str());
     const int repeats = c == "pcie_accuracy" || c == "registration_cache" ? 1 : 3;
     for (int r = 0; r < repeats; ++r) {
-      Json j = in_child([&c] { return run_case(c); });
+      Json j = run_in_child([&c] { return run_case(c); });
       const bool faster = !all.contains(c) ||
                           (j.contains("wall_seconds") &&
                            j["wall_seconds"].get<double>() < all[c]["wall_seconds"].get<double>());

@@ -1,0 +1,102 @@
+// Mirrored packet counters (seed 000): a ring of N segments in the reader's shared memory,
+// with no remote reads. The writer owns J (packets written) and the reader owns K (packets
+// read); each keeps its own counter locally and writes it into the peer's memory, so both
+// sides only ever read their own memory and only ever write across the link.
+//
+//   reader's memory: ring[N], J copy (written by the writer), K home (baseline only)
+//   writer's memory: K copy (written by the reader),          J home (baseline only)
+//
+// Packet p (1-based) lives in segment p mod N. The writer never has more than N unread
+// packets outstanding (J - K <= N by its local view of K); it writes the data, then J, on one
+// posted path, so J never becomes visible before the data it announces.
+//
+// The baseline is the conventional ring: the writer reads K from the reader's memory across
+// the link, and the reader reads J from the writer's memory across the link.
+//
+// Read-counter publication: eager (after every read batch); lazy with the working rule
+// (publish when the backlog the writer sees, J - K_published, reaches the threshold, and
+// whenever the reader catches up); or lazy with the source's literal rule (publish only when
+// the reader's own unread count reaches the threshold), which can stall forever.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+
+#include "sw/hal/hal.h"
+
+namespace hs::fw::slmpm {
+
+enum class CounterMode { Mirrored, Baseline };
+enum class Publish { Eager, Lazy, LazyLiteral };
+
+// One packet: a change to a tracked application value. 64 bytes, one per ring segment.
+struct Packet {
+  uint64_t seq = 0;        // 1-based packet number (checked by the reader)
+  uint64_t sent_ps = 0;    // writer's time stamp (picoseconds), for latency
+  uint32_t variable = 0;   // which tracked value
+  uint32_t length = 0;     // bytes of value used
+  uint8_t value[40] = {};  // the new contents
+};
+static_assert(sizeof(Packet) == 64, "one packet per 64-byte segment");
+
+// Where one ring direction lives. Each address is given as its own side sees it, plus the
+// windows through which each side sees the other's memory.
+struct RingLayout {
+  uint32_t segments = 16;  // N
+  // In the reader's memory (reader-local addresses).
+  uint64_t ring = 0, j_copy = 0, k_home = 0;
+  // In the writer's memory (writer-local addresses).
+  uint64_t k_copy = 0, j_home = 0;
+  uint64_t reader_memory_from_writer =
+      0;  // add to a reader-local address to reach it from the writer
+  uint64_t writer_memory_from_reader =
+      0;  // add to a writer-local address to reach it from the reader
+};
+
+// Protocol invariants checked as the firmware runs; a violation fails the run.
+void check(Hal& hal, bool ok, const std::string& what);
+
+class RingWriter {
+ public:
+  RingWriter(Hal& hal, const RingLayout& layout, CounterMode mode);
+  // Writes as many queued packets as the ring has room for (stamping seq and time); returns
+  // how many. Never overwrites an unread segment and never drops a packet.
+  size_t flush(std::deque<Packet>& pending);
+  uint64_t written() const { return j_; }
+  uint64_t remote_reads() const { return remote_reads_; }
+
+ private:
+  uint64_t peer_read_count();
+  Hal& hal_;
+  RingLayout m_;
+  CounterMode mode_;
+  uint64_t j_ = 0;
+  uint64_t k_seen_ = 0;
+  uint64_t remote_reads_ = 0;
+};
+
+class RingReader {
+ public:
+  RingReader(Hal& hal, const RingLayout& layout, CounterMode mode, Publish publish,
+             uint32_t threshold);
+  // Reads every packet the writer has announced, in order, handing each to `apply`; returns
+  // how many. Publishes K as its policy says.
+  size_t poll(const std::function<void(const Packet&)>& apply);
+  uint64_t read() const { return k_; }
+  uint64_t published() const { return k_published_; }
+  uint64_t publications() const { return publications_; }
+  uint64_t remote_reads() const { return remote_reads_; }
+
+ private:
+  void publish();
+  Hal& hal_;
+  RingLayout m_;
+  CounterMode mode_;
+  Publish policy_;
+  uint32_t threshold_;
+  uint64_t k_ = 0, k_published_ = 0, j_seen_ = 0;
+  uint64_t publications_ = 0, remote_reads_ = 0;
+};
+
+}  // namespace hs::fw::slmpm
