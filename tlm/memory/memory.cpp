@@ -73,6 +73,9 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     bytes_read_ += len;
   } else if (gp.is_write()) {
     storage_.write(gp.get_address(), gp.get_data_ptr(), len);
+    for (const auto& w : watches_) {
+      if (gp.get_address() < w.hi && w.lo < gp.get_address() + len) w.on_write(gp);
+    }
     ++writes_;
     bytes_written_ += len;
   }
@@ -86,6 +89,10 @@ unsigned int Memory::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   if (gp.is_write()) storage_.write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return gp.get_data_length();
+}
+
+void Memory::watch_writes(uint64_t lo, uint64_t hi, WriteWatch on_write) {
+  watches_.push_back({lo, hi, std::move(on_write)});
 }
 
 void Memory::peek(uint64_t addr, void* dst, uint64_t len) const {

@@ -6,6 +6,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
+#include <functional>
 #include <vector>
 
 #include "tlm/memory/sparse_storage.h"
@@ -28,6 +29,11 @@ class Memory : public sc_core::sc_module {
   Memory(sc_core::sc_module_name name, const MemoryDefaults& defaults);
 
   uint64_t size() const { return size_; }
+  // Checkers observe writes into [lo, hi): `on_write` sees each write that overlaps it, when it
+  // lands, with its payload (extensions tell who issued it).
+  using WriteWatch = std::function<void(const tlm::tlm_generic_payload&)>;
+  void watch_writes(uint64_t lo, uint64_t hi, WriteWatch on_write);
+
   // Untimed access for loaders, checkers and tests (the debug path).
   void peek(uint64_t addr, void* dst, uint64_t len) const;
   void poke(uint64_t addr, const void* src, uint64_t len);
@@ -42,6 +48,11 @@ class Memory : public sc_core::sc_module {
   double bytes_per_second_;
   std::vector<sc_core::sc_time> xfer_by_length_;  // port time of accesses up to 512 B
   SparseStorage storage_;
+  struct Watch {
+    uint64_t lo, hi;
+    WriteWatch on_write;
+  };
+  std::vector<Watch> watches_;
   CalendarResource port_;
 
   StatGroup stats_;
