@@ -68,7 +68,9 @@ bool OsModel::deregister(Hal& hal, Handle h) {
   counters_.cycles += cost;
   hal.compute(cost);
   pinned_bytes_ -= it->second.bytes;
+  const uint64_t lo = it->second.lo, hi = it->second.hi;
   regs_.erase(it);
+  if (unpin_observer_) unpin_observer_(lo, hi);
   return true;
 }
 

@@ -4,6 +4,7 @@
 // calling core. The OS refuses to pin when free unpinned memory would fall below a threshold.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,6 +50,11 @@ class OsModel {
   };
   const Counters& counters() const { return counters_; }
   const OsConfig& config() const { return cfg_; }
+  // For checkers (a probe on the simulated OS, not used by firmware): called when pages of
+  // [lo, hi) stop being pinned.
+  void observe_unpins(std::function<void(uint64_t lo, uint64_t hi)> observer) {
+    unpin_observer_ = std::move(observer);
+  }
 
  private:
   struct Registration {
@@ -59,6 +65,7 @@ class OsModel {
   Handle next_handle_ = 1;
   uint64_t pinned_bytes_ = 0;
   Counters counters_;
+  std::function<void(uint64_t, uint64_t)> unpin_observer_;
 };
 
 }  // namespace hs::fw::os
