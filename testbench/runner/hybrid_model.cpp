@@ -359,6 +359,7 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
     std::vector<bool> unpinned;
     std::vector<uint64_t> last_completion;  // per engine (A) or per region x engine (B)
     uint64_t late_writes = 0;
+    uint64_t completion_writes = 0;
   };
   auto st = std::make_shared<State>();
   st->unpinned.assign(static_cast<size_t>(c.regions), false);
@@ -437,6 +438,7 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
           if (who && who->initiator_id == p_core) return;  // P initialising the MRCB at pin time
           uint64_t v = 0;
           std::memcpy(&v, gp.get_data_ptr(), std::min<size_t>(8, gp.get_data_length()));
+          ++st->completion_writes;
           uint64_t& last = st->last_completion[slot];
           const bool ok = contiguous ? v == last + 1 : v > last;
           if (!ok) {
@@ -463,9 +465,17 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
                                      "data P wrote into an unpinned region was overwritten by DMA");
     }
     nlohmann::json apps = nlohmann::json::array();
-    for (const auto& i : st->inj) apps.push_back({{"issued", i.issued}, {"rejected", i.rejected}});
+    for (int a = 0; a < 2; ++a) {
+      uint64_t counts[2] = {0, 0};  // the DICB's entrance and exit, as left in host memory
+      model->node.host->dram->peek(c.cb.dicb(a), counts, sizeof counts);
+      apps.push_back({{"issued", st->inj[a].issued},
+                      {"rejected", st->inj[a].rejected},
+                      {"entrance", counts[0]},
+                      {"exit", counts[1]}});
+    }
     return nlohmann::json{{"unpin_ns", st->p.unpin_ns},
                           {"applications", apps},
+                          {"completion_writes", st->completion_writes},
                           {"late_dma_writes", st->late_writes},
                           {"reuse_intact", reuse_intact}};
   };
