@@ -1,0 +1,33 @@
+// The hybrid node as a runnable model, and the workloads that install firmware on it. Each
+// workload lives in its own file under workloads/; build_model() picks one by name.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "hw/hybrid/hybrid_node.h"
+#include "testbench/runner/model.h"
+
+namespace hs::runner {
+
+class HybridModel : public Model {
+ public:
+  HybridModel() : node("node0") {}
+  std::vector<Core*> cores() const override { return node.cores(); }
+  nlohmann::json workload_results() const override {
+    return results ? results() : nlohmann::json::object();
+  }
+
+  hybrid::HybridNode node;
+  std::function<nlohmann::json()> results;  // set by the workload
+};
+
+// Each declares its workload.* parameters, installs firmware on the node's cores, and sets
+// `results` (with any post-run checks). Bad workload parameters throw InputError.
+void install_hybrid_demo(HybridModel& m, uint64_t seed);
+void install_pcie_stream(HybridModel& m, uint64_t seed);
+void install_mirrored_counters(HybridModel& m, uint64_t seed);
+void install_pin_dma_unpin(HybridModel& m, uint64_t seed);
+
+}  // namespace hs::runner

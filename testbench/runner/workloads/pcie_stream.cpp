@@ -1,0 +1,46 @@
+// Streaming DMA across PCIe from the SPEs (sw/apps/pcie_stream.h).
+#include <fmt/format.h>
+
+#include "sw/apps/pcie_stream.h"
+#include "testbench/runner/hybrid_model.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::runner {
+
+void install_pcie_stream(HybridModel& m, uint64_t) {
+  ParamScope p("workload");
+  fw::stream::Config cfg;
+  cfg.bytes_per_spe = static_cast<uint64_t>(p.integer(
+      "bytes_per_spe", 4 << 20, "B", "bytes each SPE streams", Range::between(16, 1ll << 34)));
+  cfg.to_host = p.choice("direction", "put", "put: SPEs write host memory; get: they read it",
+                         {"put", "get"}) == "put";
+  const auto spes = p.integer("spes", 8, "", "SPEs streaming", Range::between(1, 8));
+  if (cfg.bytes_per_spe % 16 != 0) {
+    throw InputError(
+        fmt::format("workload.bytes_per_spe = {}: must be a multiple of 16", cfg.bytes_per_spe));
+  }
+  auto& acc = *m.node.accelerators[0];
+  if (spes > static_cast<int64_t>(acc.spes.size())) {
+    throw InputError(
+        fmt::format("workload.spes = {}: accelerators have {} SPEs", spes, acc.spes.size()));
+  }
+  for (int s = 0; s < spes; ++s) {
+    acc.spes[s]->spu.set_firmware([cfg, s](fw::Hal& hal) { fw::stream::spu_program(hal, cfg, s); });
+  }
+  const uint64_t total = cfg.bytes_per_spe * static_cast<uint64_t>(spes);
+  auto* link = &m.node.pcie(0, 0);
+  const bool put = cfg.to_host;
+  m.results = [total, link, put] {
+    const double t = sc_core::sc_time_stamp().to_seconds();
+    return nlohmann::json{
+        {"bytes", total},
+        {"throughput_GBps", t > 0 ? total / t / 1e9 : 0.0},
+        // The accelerator requests: PUT is MWr upstream (direction 1); GET is MRd
+        // upstream and CplD downstream (direction 0).
+        {"tlps", put ? link->tlps(1, TlpKind::MWr)
+                     : link->tlps(1, TlpKind::MRd) + link->tlps(0, TlpKind::CplD)}};
+  };
+}
+
+}  // namespace hs::runner
