@@ -7,30 +7,19 @@
 #include "hw/hybrid/address_map.h"
 #include "hw/hybrid/hybrid_node.h"
 #include "sw/hal/dma.h"
+#include "testbench/support/node_fixture.h"
 #include "tlm/check/checker.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 
 using namespace hs;
+using hs::testing::first_violation;
+using hs::testing::make_hybrid_node;
+using hs::testing::set_param;
 namespace amap = hs::hybrid::amap;
 namespace fwdma = hs::fw::dma;
 
 namespace {
-
-void set(const std::string& name, const Json& v) {
-  ParamRegistry::instance().set_override(name, v, {"test", 2});
-}
-
-std::unique_ptr<hybrid::HybridNode> make_node() {
-  auto node = std::make_unique<hybrid::HybridNode>("node0");
-  ParamRegistry::instance().finalize();
-  return node;
-}
-
-std::string first_violation() {
-  const auto& v = CheckRegistry::instance().violations();
-  return v.empty() ? "" : v.front().component + ": " + v.front().message;
-}
 
 std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
   std::vector<uint8_t> v(n);
@@ -44,7 +33,7 @@ constexpr uint64_t kAccEngine = amap::kAccDmaEngine;
 }  // namespace
 
 TEST(DmaEngine, CopiesWithinAcceleratorMemory) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   auto& acc = *node->accelerators[0];
   const auto data = pattern(10000, 3);
   acc.dram->poke(0x100000, data.data(), data.size());
@@ -62,7 +51,7 @@ TEST(DmaEngine, CopiesWithinAcceleratorMemory) {
 }
 
 TEST(DmaEngine, PutToHostRunsAtPostedWriteLineRate) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   auto& acc = *node->accelerators[0];
   constexpr uint32_t kBytes = 1 << 20;
   const auto data = pattern(kBytes, 9);
@@ -91,7 +80,7 @@ TEST(DmaEngine, PutToHostRunsAtPostedWriteLineRate) {
 }
 
 TEST(DmaEngine, RemoteGetReadsHostMemoryWithSplitCompletions) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   constexpr uint32_t kBytes = 64 * 1024;
   const auto data = pattern(kBytes, 1);
   node->host->dram->poke(0x500000, data.data(), data.size());
@@ -113,7 +102,7 @@ TEST(DmaEngine, RemoteGetReadsHostMemoryWithSplitCompletions) {
 }
 
 TEST(DmaEngine, CompletionWriteBecomesVisibleOnlyAfterTheData) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   constexpr uint32_t kBytes = 64 * 1024;
   const auto data = pattern(kBytes, 5);
   node->accelerators[0]->dram->poke(0x100000, data.data(), data.size());
@@ -136,7 +125,7 @@ TEST(DmaEngine, CompletionWriteBecomesVisibleOnlyAfterTheData) {
 }
 
 TEST(DmaEngine, RequestsCompleteInSubmissionOrder) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   std::vector<uint64_t> seen;
   node->accelerators[0]->ppe->set_firmware([](fw::Hal& hal) {
     for (uint64_t r = 1; r <= 4; ++r) {
@@ -165,7 +154,7 @@ TEST(DmaEngine, RequestsCompleteInSubmissionOrder) {
 }
 
 TEST(DmaEngine, InterruptingDescriptorSendsAnMsiToTheHost) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   uint32_t lines = 0;
   node->host->core_list[1]->set_firmware([&](fw::Hal& hal) { lines = hal.wait_irq(1u << 3); });
   node->accelerators[0]->ppe->set_firmware([](fw::Hal& hal) {
@@ -183,8 +172,8 @@ TEST(DmaEngine, InterruptingDescriptorSendsAnMsiToTheHost) {
 }
 
 TEST(DmaEngine, HostPlacementPutsTheEngineOnTheHost) {
-  set("node0.dma_engines", "host");
-  auto node = make_node();
+  set_param("node0.dma_engines", "host");
+  auto node = make_hybrid_node();
   ASSERT_NE(node->host->dma, nullptr);
   EXPECT_EQ(node->accelerators[0]->dma, nullptr);
   const auto data = pattern(8192, 2);
@@ -204,15 +193,15 @@ TEST(DmaEngine, HostPlacementPutsTheEngineOnTheHost) {
 }
 
 TEST(DmaEngine, BothPlacementGivesEveryoneAnEngine) {
-  set("node0.dma_engines", "both");
-  auto node = make_node();
+  set_param("node0.dma_engines", "both");
+  auto node = make_hybrid_node();
   EXPECT_NE(node->host->dma, nullptr);
   for (auto& a : node->accelerators) EXPECT_NE(a->dma, nullptr);
 }
 
 TEST(DmaEngine, SubmittingToAFullQueueIsReported) {
-  set("node0.acc0.dma.queue", 1);
-  auto node = make_node();
+  set_param("node0.acc0.dma.queue", 1);
+  auto node = make_hybrid_node();
   node->accelerators[0]->ppe->set_firmware([](fw::Hal& hal) {
     fwdma::write_request(hal, kRequests, {fwdma::copy(0x100000, 0x300000, 65536)});
     hal.reg_write(kAccEngine + hs::dma::kSubmit, kRequests, 8);
@@ -224,7 +213,7 @@ TEST(DmaEngine, SubmittingToAFullQueueIsReported) {
 }
 
 TEST(DmaEngine, UnknownOpIsReported) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   node->accelerators[0]->ppe->set_firmware([](fw::Hal& hal) {
     hs::dma::Descriptor d;
     d.op = 9;
@@ -236,7 +225,7 @@ TEST(DmaEngine, UnknownOpIsReported) {
 }
 
 TEST(DmaEngine, CopyToAnUnmappedAddressIsReported) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   node->accelerators[0]->ppe->set_firmware([](fw::Hal& hal) {
     fwdma::write_request(hal, kRequests, {fwdma::copy(0x100000, 0xFFFF'0000'0000, 256)});
     fwdma::submit(hal, kAccEngine, kRequests);

@@ -7,36 +7,21 @@
 #include "hw/hybrid/address_map.h"
 #include "hw/hybrid/hybrid_node.h"
 #include "sw/hal/mfc.h"
+#include "testbench/support/node_fixture.h"
 #include "tlm/check/checker.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 
 using namespace hs;
+using hs::testing::first_violation;
+using hs::testing::make_hybrid_node;
+using hs::testing::set_param;
 namespace amap = hs::hybrid::amap;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-namespace {
-
-void set(const std::string& name, const Json& v) {
-  ParamRegistry::instance().set_override(name, v, {"test", 2});
-}
-
-std::unique_ptr<hybrid::HybridNode> make_node() {
-  auto node = std::make_unique<hybrid::HybridNode>("node0");
-  ParamRegistry::instance().finalize();
-  return node;
-}
-
-std::string first_violation() {
-  const auto& v = CheckRegistry::instance().violations();
-  return v.empty() ? "" : v.front().component + ": " + v.front().message;
-}
-
-}  // namespace
-
 TEST(HybridNode, HostLoadAcrossPcieTakesTheModelledRoundTrip) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   sc_time took;
   node->host->core_list[0]->set_firmware([&](fw::Hal& hal) {
     sc_time t0 = sc_core::sc_time_stamp();
@@ -59,7 +44,7 @@ TEST(HybridNode, HostLoadAcrossPcieTakesTheModelledRoundTrip) {
 }
 
 TEST(HybridNode, MfcGetAndPutMoveDataThroughTheLocalStore) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   auto& acc = *node->accelerators[0];
   std::vector<uint8_t> src(40000);
   std::iota(src.begin(), src.end(), 7);
@@ -79,7 +64,7 @@ TEST(HybridNode, MfcGetAndPutMoveDataThroughTheLocalStore) {
 }
 
 TEST(HybridNode, MfcRejectsOversizedCommandWithAClearError) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   node->accelerators[0]->spes[0]->spu.set_firmware(
       [](fw::Hal& hal) { fw::mfc::get(hal, 0, amap::kAccDram, 20000, 0); });
   sc_core::sc_start();
@@ -90,7 +75,7 @@ TEST(HybridNode, MfcRejectsOversizedCommandWithAClearError) {
 }
 
 TEST(HybridNode, MfcRejectsMisalignedCommand) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   node->accelerators[0]->spes[0]->spu.set_firmware(
       [](fw::Hal& hal) { fw::mfc::put(hal, 8, amap::kAccDram + 0x1000, 64, 0); });
   sc_core::sc_start();
@@ -98,7 +83,7 @@ TEST(HybridNode, MfcRejectsMisalignedCommand) {
 }
 
 TEST(HybridNode, SpuCannotReachMainMemoryDirectly) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   node->accelerators[0]->spes[0]->spu.set_firmware(
       [](fw::Hal& hal) { hal.load<uint32_t>(amap::kAccDram + 0x400000); });
   sc_core::sc_start();
@@ -110,7 +95,7 @@ namespace {
 // Every SPE streams `bytes` from its neighbour's local store into its own: all traffic is on
 // the EIB rings. Returns aggregate GB/s.
 double ls_to_ls_streaming(int spes, uint64_t bytes) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   auto& acc = *node->accelerators[0];
   std::vector<sc_time> end(spes);
   for (int s = 0; s < spes; ++s) {
@@ -131,7 +116,7 @@ double ls_to_ls_streaming(int spes, uint64_t bytes) {
 }  // namespace
 
 TEST(HybridNode, EibOneRingSaturatesAtItsBandwidth) {
-  set("node0.acc0.eib.rings", 1);
+  set_param("node0.acc0.eib.rings", 1);
   const double gbps = ls_to_ls_streaming(8, 1 << 20);
   // One ring: 16 B per cycle at 1.6 GHz.
   EXPECT_LE(gbps, 25.6 * 1.0001);
@@ -145,7 +130,7 @@ TEST(HybridNode, EibFourRingsCarryMoreThanOneButNoMoreThanPeak) {
 }
 
 TEST(HybridNode, SingleMfcIsBoundByTransfersInFlight) {
-  set("node0.acc0.spe0.mfc.outstanding", 1);
+  set_param("node0.acc0.spe0.mfc.outstanding", 1);
   const double one = ls_to_ls_streaming(1, 256 << 10);
   // One 128 B transfer at a time: read from the neighbour (ring + LS) then write the own LS.
   EXPECT_LT(one, 25.6);
@@ -153,7 +138,7 @@ TEST(HybridNode, SingleMfcIsBoundByTransfersInFlight) {
 }
 
 TEST(HybridNode, EthernetFramesCarryMtuPayloadAtLineRate) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   constexpr uint64_t kBytes = 1484 * 100;  // exactly 100 full frames
   std::vector<uint8_t> data(kBytes, 0xAB);
   node->host->core_list[0]->set_firmware([&](fw::Hal& hal) {
@@ -172,7 +157,7 @@ TEST(HybridNode, EthernetFramesCarryMtuPayloadAtLineRate) {
 }
 
 TEST(HybridNode, EthernetRejectsReadsWithAClearError) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   node->host->core_list[0]->set_firmware(
       [](fw::Hal& hal) { hal.load<uint32_t>(amap::acc_via_ethernet(0, 0) + amap::kAccDram); });
   sc_core::sc_start();
@@ -181,16 +166,16 @@ TEST(HybridNode, EthernetRejectsReadsWithAClearError) {
 }
 
 TEST(HybridNode, AcceleratorRatioIsConfigurable) {
-  set("node0.accelerators_per_core", 3);
-  set("node0.host.sockets", 1);
-  auto node = make_node();
+  set_param("node0.accelerators_per_core", 3);
+  set_param("node0.host.sockets", 1);
+  auto node = make_hybrid_node();
   EXPECT_EQ(node->host->core_list.size(), 2u);
   EXPECT_EQ(node->accelerators.size(), 6u);
   EXPECT_EQ(node->pcie_.size(), 6u);
 }
 
 TEST(HybridNode, MsiFromAcceleratorInterruptsHostCore) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   uint32_t lines = 0;
   node->host->core_list[2]->set_firmware([&](fw::Hal& hal) { lines = hal.wait_irq(1u << 5); });
   node->accelerators[1]->ppe->set_firmware([](fw::Hal& hal) {
@@ -202,7 +187,7 @@ TEST(HybridNode, MsiFromAcceleratorInterruptsHostCore) {
 }
 
 TEST(HybridNode, PeerToPeerAcrossTheRootComplexIsRejected) {
-  auto node = make_node();
+  auto node = make_hybrid_node();
   node->accelerators[0]->ppe->set_firmware([](fw::Hal& hal) {
     // acc1's window in the host map, reached from acc0 through the host: not supported.
     hal.store<uint32_t>(amap::host_via_pcie(0) + amap::acc_via_pcie(1, 0), 1);
