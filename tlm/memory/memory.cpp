@@ -73,12 +73,10 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     bytes_read_ += len;
   } else if (gp.is_write()) {
     storage_.write(gp.get_address(), gp.get_data_ptr(), len);
-    for (const auto& w : watches_) {
-      if (gp.get_address() < w.hi && w.lo < gp.get_address() + len) w.on_write(gp);
-    }
     ++writes_;
     bytes_written_ += len;
   }
+  if (!watches_.empty()) notify_watches(gp);
   delay = start + latency_ + xfer - now;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -91,8 +89,19 @@ unsigned int Memory::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return gp.get_data_length();
 }
 
-void Memory::watch_writes(uint64_t lo, uint64_t hi, WriteWatch on_write) {
-  watches_.push_back({lo, hi, std::move(on_write)});
+void Memory::watch_writes(uint64_t lo, uint64_t hi, AccessWatch on_write) {
+  watches_.push_back({lo, hi, false, std::move(on_write)});
+}
+
+void Memory::watch_accesses(uint64_t lo, uint64_t hi, AccessWatch on_access) {
+  watches_.push_back({lo, hi, true, std::move(on_access)});
+}
+
+void Memory::notify_watches(const tlm::tlm_generic_payload& gp) const {
+  const uint64_t a = gp.get_address(), n = gp.get_data_length();
+  for (const auto& w : watches_) {
+    if ((gp.is_write() || w.reads) && a < w.hi && w.lo < a + n) w.on_access(gp);
+  }
 }
 
 void Memory::peek(uint64_t addr, void* dst, uint64_t len) const {

@@ -4,9 +4,9 @@
 // share the one port.
 #pragma once
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <functional>
 #include <systemc>
 #include <tlm>
-#include <functional>
 #include <vector>
 
 #include "tlm/memory/sparse_storage.h"
@@ -29,10 +29,11 @@ class Memory : public sc_core::sc_module {
   Memory(sc_core::sc_module_name name, const MemoryDefaults& defaults);
 
   uint64_t size() const { return size_; }
-  // Checkers observe writes into [lo, hi): `on_write` sees each write that overlaps it, when it
-  // lands, with its payload (extensions tell who issued it).
-  using WriteWatch = std::function<void(const tlm::tlm_generic_payload&)>;
-  void watch_writes(uint64_t lo, uint64_t hi, WriteWatch on_write);
+  // Checkers observe accesses to [lo, hi): the callback sees each overlapping access when it
+  // happens, with its payload (command, address, length; extensions tell who issued it).
+  using AccessWatch = std::function<void(const tlm::tlm_generic_payload&)>;
+  void watch_writes(uint64_t lo, uint64_t hi, AccessWatch on_write);
+  void watch_accesses(uint64_t lo, uint64_t hi, AccessWatch on_access);
 
   // Untimed access for loaders, checkers and tests (the debug path).
   void peek(uint64_t addr, void* dst, uint64_t len) const;
@@ -50,8 +51,10 @@ class Memory : public sc_core::sc_module {
   SparseStorage storage_;
   struct Watch {
     uint64_t lo, hi;
-    WriteWatch on_write;
+    bool reads;  // also reads, not only writes
+    AccessWatch on_access;
   };
+  void notify_watches(const tlm::tlm_generic_payload& gp) const;
   std::vector<Watch> watches_;
   CalendarResource port_;
 

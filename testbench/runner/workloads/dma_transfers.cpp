@@ -1,0 +1,110 @@
+// SLMPM DMA transfers with the registration cache (seed 001), or without it (baseline), and a
+// checker that every DMA access to host buffers hits memory the OS has pinned: a stale handle
+// (a registration evicted while its transfer is still pending) is caught the moment the DMA
+// touches the unpinned pages.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "sw/apps/transfer_demo.h"
+#include "testbench/runner/hybrid_model.h"
+#include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+#include "tlm/payload/extensions.h"
+
+namespace hs::runner {
+
+void install_dma_transfers(HybridModel& m, uint64_t) {
+  namespace demo = fw::transfer_demo;
+  ParamScope p("workload");
+  demo::Config cfg;
+  const bool use_cache = p.choice("cache", "cache",
+                                  "register buffers through the SLMPM's cache, or every time "
+                                  "through the OS (baseline)",
+                                  {"cache", "none"}) == "cache";
+  cfg.transfers = static_cast<uint64_t>(p.integer(
+      "transfers", 1000, "", "host-to-accelerator DMA transfers", Range::between(1, 1e7)));
+  cfg.buffers = static_cast<uint32_t>(p.integer(
+      "buffers", 4, "", "host buffers the transfers cycle over", Range::between(1, 4096)));
+  cfg.buffer_bytes = static_cast<uint32_t>(p.integer("buffer_bytes", 64 * 1024, "B",
+                                                     "bytes per buffer and transfer",
+                                                     Range::between(16, 16 << 20)));
+  cfg.window = static_cast<uint32_t>(
+      p.integer("window", 1, "", "transfers in flight at once", Range::between(1, 64)));
+  cfg.segments = static_cast<uint32_t>(
+      p.integer("segments", 16, "", "message ring segments", Range::between(1, 1024)));
+  const auto os_cfg = fw::os::OsConfig::declare("node0.host.os");
+  const auto cache_cfg = fw::slmpm::CacheConfig::declare("node0.host.slmpm.cache");
+  if (!m.node.accelerators[0]->dma) {
+    throw InputError(
+        "workload dma_transfers needs a DMA engine on the accelerator "
+        "(node0.dma_engines = accelerator or both)");
+  }
+  if (cfg.buffer_bytes % 16 != 0) {
+    throw InputError(
+        fmt::format("workload.buffer_bytes = {}: must be a multiple of 16", cfg.buffer_bytes));
+  }
+  struct State {
+    std::unique_ptr<fw::os::OsModel> os;
+    std::unique_ptr<fw::slmpm::RegistrationCache> cache;
+    demo::Results host;
+    uint64_t unpinned_accesses = 0;
+  };
+  auto st = std::make_shared<State>();
+  st->os = std::make_unique<fw::os::OsModel>(os_cfg);
+  if (use_cache) st->cache = std::make_unique<fw::slmpm::RegistrationCache>(*st->os, cache_cfg);
+
+  m.node.host->core_list[0]->set_firmware([cfg, st](fw::Hal& hal) {
+    demo::host_program(hal, cfg, *st->os, st->cache.get(), st->host);
+  });
+  m.node.accelerators[0]->ppe->set_firmware(
+      [cfg](fw::Hal& hal) { demo::accelerator_program(hal, cfg); });
+  // Host buffers hold a pattern the accelerator must receive.
+  for (uint32_t b = 0; b < cfg.buffers; ++b) {
+    std::vector<uint8_t> data(cfg.buffer_bytes);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(b * 31 + i);
+    m.node.host->dram->poke(cfg.buffer(b), data.data(), data.size());
+  }
+  // Checker: DMA (arriving over PCIe) may only touch pinned host memory.
+  m.node.host->dram->watch_accesses(
+      cfg.buffer(0), cfg.buffer(cfg.buffers), [st](const tlm::tlm_generic_payload& gp) {
+        if (!gp.get_extension<PcieTlpExt>()) return;  // the host's own accesses
+        const uint64_t a = gp.get_address(), n = gp.get_data_length();
+        if (st->os->covers(a, a + n)) return;
+        ++st->unpinned_accesses;
+        CheckRegistry::instance().fail(
+            "slmpm", fmt::format("DMA {} of host memory [{:#x}, {:#x}) that is not pinned: a stale "
+                                 "registration handle",
+                                 gp.is_read() ? "read" : "write", a, a + n));
+      });
+  HybridModel* model = &m;
+  m.results = [st, cfg, model, use_cache] {
+    bool verified = st->host.finished;
+    for (uint32_t b = 0; verified && b < std::min<uint64_t>(cfg.buffers, cfg.transfers); ++b) {
+      std::vector<uint8_t> got(cfg.buffer_bytes), want(cfg.buffer_bytes);
+      model->node.accelerators[0]->dram->peek(cfg.slot(b), got.data(), got.size());
+      model->node.host->dram->peek(cfg.buffer(b), want.data(), want.size());
+      verified = got == want;
+    }
+    if (st->host.finished && !verified) {
+      CheckRegistry::instance().fail(
+          "slmpm", "data received by the accelerator differs from the host buffers");
+    }
+    const auto& os = st->os->counters();
+    nlohmann::json j = {{"verified", verified},
+                        {"elapsed_us", st->host.elapsed_us},
+                        {"retries", st->host.retries},
+                        {"os_register_calls", os.register_calls},
+                        {"os_deregister_calls", os.deregister_calls},
+                        {"os_cycles", os.cycles},
+                        {"unpinned_dma_accesses", st->unpinned_accesses}};
+    if (use_cache) {
+      const auto& c = st->cache->counters();
+      j["cache"] = {{"hits", c.hits}, {"misses", c.misses}, {"evictions", c.evictions}};
+    }
+    return j;
+  };
+}
+
+}  // namespace hs::runner
