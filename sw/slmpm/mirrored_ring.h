@@ -65,6 +65,8 @@ class RingWriter {
   size_t flush(std::deque<Packet>& pending);
   uint64_t written() const { return j_; }
   uint64_t remote_reads() const { return remote_reads_; }
+  // (J - K) / N with the K last seen: the ring's utilisation as the writer knows it.
+  double utilisation() const { return static_cast<double>(j_ - k_seen_) / m_.segments; }
 
  private:
   uint64_t peer_read_count();

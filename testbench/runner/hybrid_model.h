@@ -30,5 +30,6 @@ void install_pcie_stream(HybridModel& m, uint64_t seed);
 void install_mirrored_counters(HybridModel& m, uint64_t seed);
 void install_pin_dma_unpin(HybridModel& m, uint64_t seed);
 void install_dma_transfers(HybridModel& m, uint64_t seed);
+void install_slmpm_messages(HybridModel& m, uint64_t seed);
 
 }  // namespace hs::runner

@@ -1,0 +1,310 @@
+#include "sw/slmpm/slmpm.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "sw/hal/dma.h"
+
+namespace hs::fw::slmpm {
+
+namespace {
+
+struct GetRequestBody {
+  uint32_t tag, length;
+  uint64_t src, dst;  // dst 0: the accelerator picks a receive slot
+  uint32_t accelerator, process;
+};
+struct SmtHeaderBody {
+  uint32_t tag, length;
+  uint64_t dst;  // 0: the accelerator picks a receive slot
+  uint32_t accelerator, process;
+};
+struct AckBody {
+  uint32_t tag, status;
+  uint64_t dst;
+};
+struct DataBody {
+  uint32_t tag, offset;
+  uint8_t bytes[kSmtChunk];
+};
+
+template <class Body>
+Packet message(MessageType type, const Body& body, uint32_t length = sizeof(Body)) {
+  static_assert(sizeof(Body) <= sizeof(Packet::value), "a message body fits one packet");
+  Packet p;
+  p.variable = type;
+  p.length = length;
+  std::memcpy(p.value, &body, sizeof(Body));
+  return p;
+}
+
+template <class Body>
+Body body_of(const Packet& p) {
+  Body b;
+  std::memcpy(&b, p.value, sizeof(Body));
+  return b;
+}
+
+}  // namespace
+
+struct HostSlmpm::Link {
+  Link(Hal& hal, const Channel& c)
+      : ch(c),
+        out(hal, c.to_acc, CounterMode::Mirrored),
+        in(hal, c.from_acc, CounterMode::Mirrored, Publish::Eager, 1) {}
+  Channel ch;
+  RingWriter out;
+  RingReader in;
+  std::deque<Packet> pending;
+  uint64_t in_flight_bytes = 0;  // monitored: this channel's transmit-queue depth
+};
+
+HostSlmpm::HostSlmpm(Hal& hal, const HostSlmpmConfig& cfg, os::OsModel& os,
+                     RegistrationCache* cache)
+    : hal_(hal), cfg_(cfg), os_(os), cache_(cache) {
+  links_.emplace_back(hal, cfg.pcie);
+  if (cfg.ethernet) links_.emplace_back(hal, *cfg.ethernet);
+}
+
+HostSlmpm::~HostSlmpm() = default;
+
+Mode HostSlmpm::choose(Operation op, uint32_t n, const AcceleratorId& id) {
+  Monitored m;
+  for (const auto& l : links_) {
+    (l.ch.fabric == Fabric::Pcie ? m.pcie_queue_bytes : m.ethernet_queue_bytes)
+        .push_back(l.in_flight_bytes);
+  }
+  m.shm_utilisation = links_.front().out.utilisation();
+  last_mode_ = select_mode(op, n, id, m, cfg_.thresholds);
+  return last_mode_;
+}
+
+std::optional<uint32_t> HostSlmpm::start_dma(Link& l, uint64_t src, uint64_t dst, uint32_t n,
+                                             std::string& error) {
+  os::Handle handle;
+  if (cache_) {
+    auto r = cache_->register_range(hal_, src, src + n, error);
+    if (!r) return std::nullopt;
+    handle = r->handle;
+  } else {
+    auto h = os_.register_range(hal_, src, src + n);
+    if (!h) {
+      error = fmt::format("the OS refused to register [{:#x}, {:#x})", src, src + n);
+      return std::nullopt;
+    }
+    handle = *h;
+  }
+  const uint32_t tag = next_tag_++;
+  transfers_[tag] = Transfer{&l, true, src, dst, n, handle, false};
+  // The handle's pages map the range one to one: the DMA address is the buffer's.
+  l.pending.push_back(
+      message(kGetRequest, GetRequestBody{tag, n, src, dst, cfg_.accelerator, cfg_.process}));
+  l.in_flight_bytes += n;
+  ++counters_.dma;
+  l.out.flush(l.pending);
+  return tag;
+}
+
+void HostSlmpm::start_smt(Link& l, uint32_t tag, uint64_t src, uint32_t n) {
+  transfers_[tag].acked = false;
+  l.pending.push_back(message(
+      kSmtHeader, SmtHeaderBody{tag, n, transfers_[tag].dst, cfg_.accelerator, cfg_.process}));
+  l.in_flight_bytes += n;
+  ++counters_.smt;
+  l.out.flush(l.pending);
+}
+
+std::optional<uint32_t> HostSlmpm::start(Operation op, const AcceleratorId& id, uint64_t src,
+                                         uint64_t dst, uint32_t n, std::string& error) {
+  Mode mode;
+  try {
+    mode = choose(op, n, id);
+  } catch (const std::invalid_argument& e) {
+    error = e.what();
+    return std::nullopt;
+  }
+  Link& l = links_[mode.fabric == Fabric::Pcie || links_.size() == 1 ? 0 : 1];
+  ++(mode.fabric == Fabric::Pcie ? counters_.pcie : counters_.ethernet);
+  if (mode.protocol == Protocol::Dma) return start_dma(l, src, dst, n, error);
+  const uint32_t tag = next_tag_++;
+  transfers_[tag] = Transfer{&l, false, src, dst, n, 0, false};
+  start_smt(l, tag, src, n);
+  return tag;
+}
+
+std::optional<uint32_t> HostSlmpm::put(const AcceleratorId& id, uint64_t src, uint64_t dst,
+                                       uint32_t n, std::string& error) {
+  return start(Operation::Put, id, src, dst, n, error);
+}
+
+std::optional<uint32_t> HostSlmpm::send(const AcceleratorId& id, uint64_t src, uint32_t n,
+                                        std::string& error) {
+  return start(Operation::Send, id, src, /*dst: the receiver picks=*/0, n, error);
+}
+
+void HostSlmpm::progress() {
+  for (auto& l : links_) {
+    if (!l.pending.empty()) l.out.flush(l.pending);
+    l.in.poll([&](const Packet& p) {
+      const auto ack = body_of<AckBody>(p);
+      auto it = transfers_.find(ack.tag);
+      if (it == transfers_.end())
+        hal_.fail(fmt::format("SLMPM: message {} for unknown tag {}", p.variable, ack.tag));
+      Transfer& t = it->second;
+      switch (p.variable) {
+        case kSmtAck: {
+          // The handshake is done: stream the data.
+          std::vector<uint8_t> data(t.n);
+          hal_.load(t.src, data.data(), data.size());
+          for (uint32_t off = 0; off < t.n; off += kSmtChunk) {
+            DataBody d{ack.tag, off, {}};
+            const uint32_t c = std::min(kSmtChunk, t.n - off);
+            std::memcpy(d.bytes, data.data() + off, c);
+            l.pending.push_back(message(kSmtData, d, 8 + c));
+          }
+          t.acked = true;
+          break;
+        }
+        case kDmaDone:
+        case kSmtDone: {
+          if (t.dma) {
+            std::string error;
+            if (cache_) {
+              if (!cache_->deregister(hal_, t.src, t.src + t.n, error)) hal_.fail(error);
+            } else {
+              os_.deregister(hal_, t.handle);
+            }
+          }
+          t.link->in_flight_bytes -= t.n;
+          transfers_.erase(it);
+          break;
+        }
+        default:
+          hal_.fail(
+              fmt::format("SLMPM: unexpected message type {} from the accelerator", p.variable));
+      }
+    });
+    if (!l.pending.empty()) l.out.flush(l.pending);
+  }
+}
+
+bool HostSlmpm::test(uint32_t tag) {
+  progress();
+  return transfers_.count(tag) == 0;
+}
+
+void HostSlmpm::wait(uint32_t tag) {
+  while (!test(tag)) hal_.compute(50);
+}
+
+void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t transfers,
+                       const Delivered& delivered, uint64_t poll_cycles) {
+  struct Chan {
+    Chan(Hal& h, const RingLayout& from, const RingLayout& to)
+        : in(h, from, CounterMode::Mirrored, Publish::Eager, 1),
+          out(h, to, CounterMode::Mirrored) {}
+    RingReader in;
+    RingWriter out;
+    std::deque<Packet> pending;
+  };
+  std::deque<Chan> chans;
+  chans.emplace_back(hal, cfg.pcie_from_host, cfg.pcie_to_host);
+  if (cfg.ethernet) chans.emplace_back(hal, cfg.ethernet->first, cfg.ethernet->second);
+  struct Incoming {
+    uint64_t dst;
+    uint32_t length, received;
+  };
+  std::map<uint32_t, Incoming> smt;
+  struct Get {
+    uint32_t tag;
+    uint64_t dst;
+    uint32_t length;
+  };
+  std::deque<Get> submitted;  // the engine completes requests in submission order
+  uint64_t gets = 0, done = 0, next_slot = 0;
+  constexpr uint64_t kRequestSlots = 64;
+  auto receive_slot = [&](uint64_t dst) {
+    if (dst) return dst;
+    return cfg.receive_area + (next_slot++ % cfg.receive_slots) * cfg.receive_slot_bytes;
+  };
+  while (done < transfers) {
+    bool progress = false;
+    for (auto& c : chans) {
+      c.in.poll([&](const Packet& p) {
+        progress = true;
+        switch (p.variable) {
+          case kGetRequest: {
+            const auto rq = body_of<GetRequestBody>(p);
+            if (rq.accelerator != cfg.accelerator) {
+              hal.fail(
+                  fmt::format("SLMPM: GET request for accelerator {} arrived at accelerator {}",
+                              rq.accelerator, cfg.accelerator));
+            }
+            const uint64_t dst = receive_slot(rq.dst);
+            const uint64_t at =
+                cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
+            while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
+            dma::write_request(hal, at, {dma::copy(cfg.host_window + rq.src, dst, rq.length)});
+            hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+            submitted.push_back({rq.tag, dst, rq.length});
+            break;
+          }
+          case kSmtHeader: {
+            const auto h = body_of<SmtHeaderBody>(p);
+            if (h.accelerator != cfg.accelerator) {
+              hal.fail(fmt::format("SLMPM: SMT header for accelerator {} arrived at accelerator {}",
+                                   h.accelerator, cfg.accelerator));
+            }
+            const uint64_t dst = receive_slot(h.dst);
+            smt[h.tag] = {dst, h.length, 0};
+            c.pending.push_back(message(kSmtAck, AckBody{h.tag, 0, dst}));
+            break;
+          }
+          case kSmtData: {
+            const auto d = body_of<DataBody>(p);
+            auto it = smt.find(d.tag);
+            if (it == smt.end())
+              hal.fail(fmt::format("SLMPM: data for unknown transfer {}", d.tag));
+            const uint32_t n = p.length - 8;
+            hal.store(it->second.dst + d.offset, d.bytes, n);
+            it->second.received += n;
+            if (it->second.received == it->second.length) {
+              if (delivered) delivered(d.tag, it->second.dst, it->second.length);
+              c.pending.push_back(message(kSmtDone, AckBody{d.tag, 0, it->second.dst}));
+              smt.erase(it);
+              ++done;
+            }
+            break;
+          }
+          default:
+            hal.fail(fmt::format("SLMPM: unexpected message type {} from the host", p.variable));
+        }
+      });
+    }
+    // DMA completions, in order, answered on the PCIe channel.
+    const uint64_t engine_done = dma::completed(hal, cfg.engine_regs);
+    while (!submitted.empty() && gets - submitted.size() < engine_done) {
+      const Get g = submitted.front();
+      submitted.pop_front();
+      if (delivered) delivered(g.tag, g.dst, g.length);
+      chans.front().pending.push_back(message(kDmaDone, AckBody{g.tag, 0, g.dst}));
+      ++done;
+      progress = true;
+    }
+    for (auto& c : chans) {
+      if (!c.pending.empty()) c.out.flush(c.pending);
+    }
+    if (!progress) hal.compute(poll_cycles);
+  }
+  for (auto& c : chans) {
+    while (!c.pending.empty()) {
+      c.out.flush(c.pending);
+      if (!c.pending.empty()) hal.compute(poll_cycles);
+    }
+  }
+}
+
+}  // namespace hs::fw::slmpm

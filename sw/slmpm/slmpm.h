@@ -1,0 +1,125 @@
+// The SLMPM (system level message passing module) on the hybrid node: a DaCS-like interface
+// on the host, and the accelerator side that serves it.
+//
+//   put(id, src, dst, n)  move n bytes of host memory to accelerator address dst (DMA by default)
+//   send(id, src, n)      deliver n bytes to the accelerator's receive buffer (SMT by default)
+//   test(tag) / wait(tag) completion
+//
+// Each message picks a mode (fabric, link, protocol) with select_mode(): the accelerator-ID
+// form picks the fabric, monitored data (bytes this SLMPM has in flight per channel, the
+// ring's utilisation) and the message size pick the rest. Messages travel through mirrored
+// rings, one pair per fabric (no remote reads; rings only write across a fabric, so Ethernet
+// carries them too).
+//
+// - Shared-memory transfer (SMT): a header (accelerator id, process id, tag, length) that the
+//   accelerator answers with an acknowledgement naming where the data goes (the handshake),
+//   the data in packets, and a done message once all of it has arrived.
+// - DMA: the host registers its buffer (registration cache, or the OS for the baseline) and
+//   asks the accelerator, which alone has a DMA engine, for a remote GET; the accelerator's
+//   done message lets the host deregister.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "sw/hal/hal.h"
+#include "sw/os/os_model.h"
+#include "sw/slmpm/mirrored_ring.h"
+#include "sw/slmpm/mode_selection.h"
+#include "sw/slmpm/registration_cache.h"
+
+namespace hs::fw::slmpm {
+
+enum MessageType : uint32_t {
+  kGetRequest = 1,  // host -> acc: pull [src, src + length) into dst with your DMA engine
+  kDmaDone = 2,     // acc -> host: that GET is complete
+  kSmtHeader = 3,   // host -> acc: an SMT of `length` bytes begins
+  kSmtAck = 4,      // acc -> host: go ahead; the data lands at dst
+  kSmtData = 5,     // host -> acc: up to kSmtChunk bytes at offset
+  kSmtDone = 6,     // acc -> host: every byte has arrived
+};
+constexpr uint32_t kSmtChunk = 32;
+
+// One ring pair to the accelerator over one fabric.
+struct Channel {
+  RingLayout to_acc, from_acc;
+  Fabric fabric = Fabric::Pcie;
+  int link = 0;
+};
+
+struct HostSlmpmConfig {
+  Channel pcie;
+  std::optional<Channel> ethernet;
+  Thresholds thresholds;
+  uint32_t accelerator = 0, process = 1;
+};
+
+class HostSlmpm {
+ public:
+  // `cache` null: DMA buffers are registered through the OS on every transfer (baseline).
+  HostSlmpm(Hal& hal, const HostSlmpmConfig& cfg, os::OsModel& os, RegistrationCache* cache);
+  ~HostSlmpm();
+
+  std::optional<uint32_t> put(const AcceleratorId& id, uint64_t src, uint64_t dst, uint32_t n,
+                              std::string& error);
+  std::optional<uint32_t> send(const AcceleratorId& id, uint64_t src, uint32_t n,
+                               std::string& error);
+  bool test(uint32_t tag);
+  void wait(uint32_t tag);
+  size_t outstanding() const { return transfers_.size(); }
+  const Mode& last_mode() const { return last_mode_; }
+
+  struct Counters {
+    uint64_t smt = 0, dma = 0, pcie = 0, ethernet = 0;
+  };
+  const Counters& counters() const { return counters_; }
+
+ private:
+  struct Link;
+  struct Transfer {
+    Link* link;
+    bool dma;
+    uint64_t src, dst;
+    uint32_t n;
+    os::Handle handle = 0;
+    bool acked = false;
+  };
+  Mode choose(Operation op, uint32_t n, const AcceleratorId& id);
+  std::optional<uint32_t> start(Operation op, const AcceleratorId& id, uint64_t src, uint64_t dst,
+                                uint32_t n, std::string& error);
+  std::optional<uint32_t> start_dma(Link& l, uint64_t src, uint64_t dst, uint32_t n,
+                                    std::string& error);
+  void start_smt(Link& l, uint32_t tag, uint64_t src, uint32_t n);
+  void progress();
+
+  Hal& hal_;
+  HostSlmpmConfig cfg_;
+  os::OsModel& os_;
+  RegistrationCache* cache_;
+  std::deque<Link> links_;  // stable addresses
+  std::map<uint32_t, Transfer> transfers_;
+  uint32_t next_tag_ = 1;
+  Mode last_mode_;
+  Counters counters_;
+};
+
+// The accelerator's side: answers SMTs into its receive area and serves GET requests with
+// its DMA engine, on every channel, until `messages` transfers have completed.
+struct AcceleratorSlmpmConfig {
+  RingLayout pcie_from_host, pcie_to_host;
+  std::optional<std::pair<RingLayout, RingLayout>> ethernet;  // from host, to host
+  uint64_t engine_regs = 0, request_area = 0, host_window = 0;
+  uint32_t accelerator = 0;   // headers must name this accelerator
+  uint64_t receive_area = 0;  // where SMT payloads land (slot per tag, round robin)
+  uint32_t receive_slots = 8, receive_slot_bytes = 1 << 20;
+};
+
+// `delivered` (optional) sees every completed transfer: tag, where its bytes landed, length.
+using Delivered = std::function<void(uint32_t tag, uint64_t dst, uint32_t length)>;
+void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t transfers,
+                       const Delivered& delivered = nullptr, uint64_t poll_cycles = 50);
+
+}  // namespace hs::fw::slmpm

@@ -1,0 +1,103 @@
+// SLMPM messages with mode selection (send and put, every accelerator-ID form, both fabrics).
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "sw/apps/messages_demo.h"
+#include "testbench/runner/hybrid_model.h"
+#include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::runner {
+
+void install_slmpm_messages(HybridModel& m, uint64_t seed) {
+  namespace demo = fw::messages_demo;
+  ParamScope p("workload");
+  demo::Config cfg;
+  cfg.seed = seed;
+  cfg.messages = static_cast<uint64_t>(
+      p.integer("messages", 200, "", "messages the host sends", Range::between(1, 1e6)));
+  cfg.max_bytes = static_cast<uint32_t>(p.integer("max_bytes", 256 * 1024, "B", "largest message",
+                                                  Range::between(16, demo::kBufferBytes)));
+  cfg.window = static_cast<uint32_t>(
+      p.integer("window", 4, "", "messages in flight", Range::between(1, 64)));
+  cfg.segments = static_cast<uint32_t>(
+      p.integer("segments", 32, "", "message ring segments", Range::between(1, 1024)));
+  const std::string ids =
+      p.choice("ids", "mixed", "accelerator-ID forms used: a random mix, or one form",
+               {"mixed", "pcie", "mac", "global"});
+  cfg.ids = ids == "mixed"  ? demo::IdForms::Mixed
+            : ids == "pcie" ? demo::IdForms::Pcie
+            : ids == "mac"  ? demo::IdForms::Mac
+                            : demo::IdForms::Global;
+  const std::string ops =
+      p.choice("operations", "mixed", "send, put, or a random mix", {"mixed", "send", "put"});
+  cfg.ops = ops == "mixed"  ? demo::Operations::Mixed
+            : ops == "send" ? demo::Operations::Send
+                            : demo::Operations::Put;
+  const bool use_cache =
+      p.choice("cache", "cache", "register DMA buffers through the cache or the OS",
+               {"cache", "none"}) == "cache";
+  ParamScope t("node0.host.slmpm");
+  cfg.thresholds.queue_bytes = static_cast<uint64_t>(
+      t.integer("queue_threshold", 256 * 1024, "B",
+                "bytes in flight beyond which a link is avoided", Range::between(0, 1e12)));
+  cfg.thresholds.shm_utilisation =
+      t.real("shm_threshold", 0.75, "fraction", "ring utilisation beyond which a send goes by DMA",
+             Range::between(0, 1));
+  cfg.thresholds.dma_min_bytes = static_cast<uint64_t>(t.integer(
+      "dma_min_bytes", 4096, "B", "messages smaller than this go by SMT", Range::between(0, 1e9)));
+  cfg.thresholds.default_fabric =
+      t.choice("default_fabric", "pcie", "fabric of a global accelerator ID",
+               {"pcie", "ethernet"}) == "pcie"
+          ? fw::slmpm::Fabric::Pcie
+          : fw::slmpm::Fabric::Ethernet;
+  const auto os_cfg = fw::os::OsConfig::declare("node0.host.os");
+  const auto cache_cfg = fw::slmpm::CacheConfig::declare("node0.host.slmpm.cache");
+  cfg.ethernet = m.node.eth_per_acc > 0;
+  if (!m.node.accelerators[0]->dma) {
+    throw InputError(
+        "workload slmpm_messages needs a DMA engine on the accelerator (node0.dma_engines)");
+  }
+  if (!cfg.ethernet && (cfg.ids == demo::IdForms::Mac ||
+                        cfg.thresholds.default_fabric == fw::slmpm::Fabric::Ethernet)) {
+    throw InputError(
+        "Ethernet accelerator IDs or an Ethernet default fabric need "
+        "node0.ethernet_links_per_accelerator >= 1");
+  }
+  struct State {
+    std::unique_ptr<fw::os::OsModel> os;
+    std::unique_ptr<fw::slmpm::RegistrationCache> cache;
+    demo::Results host, acc;
+  };
+  auto st = std::make_shared<State>();
+  st->os = std::make_unique<fw::os::OsModel>(os_cfg);
+  if (use_cache) st->cache = std::make_unique<fw::slmpm::RegistrationCache>(*st->os, cache_cfg);
+  for (uint32_t b = 0; b < demo::kBuffers; ++b) {
+    std::vector<uint8_t> data(demo::kBufferBytes);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = demo::pattern(b, i);
+    m.node.host->dram->poke(demo::kHostSources + b * demo::kBufferBytes, data.data(), data.size());
+  }
+  m.node.host->core_list[0]->set_firmware([cfg, st](fw::Hal& hal) {
+    demo::host_program(hal, cfg, *st->os, st->cache.get(), st->host);
+  });
+  m.node.accelerators[0]->ppe->set_firmware(
+      [cfg, st](fw::Hal& hal) { demo::accelerator_program(hal, cfg, st->acc); });
+  m.results = [st, cfg] {
+    const bool verified =
+        st->host.finished && st->acc.finished && st->acc.delivered == cfg.messages;
+    if (st->host.finished && !verified) {
+      CheckRegistry::instance().fail("slmpm", "not every message was delivered");
+    }
+    return nlohmann::json{{"verified", verified},
+                          {"delivered", st->acc.delivered},
+                          {"smt", st->host.smt},
+                          {"dma", st->host.dma},
+                          {"pcie", st->host.pcie},
+                          {"ethernet", st->host.ethernet},
+                          {"elapsed_us", st->host.elapsed_us}};
+  };
+}
+
+}  // namespace hs::runner

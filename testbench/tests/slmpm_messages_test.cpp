@@ -1,0 +1,117 @@
+// SLMPM messages on the hybrid node: modes chosen by ID form, size and monitored load, every
+// message delivered intact (checked byte by byte by the accelerator), over random seeds.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include "testbench/runner/simulation.h"
+#include "testbench/support/child_process.h"
+
+using Json = nlohmann::json;
+
+namespace {
+
+Json run(std::vector<std::string> sets, uint64_t seed = 1) {
+  Json r = hs::testing::run_in_child([&] {
+    hs::runner::RunOptions o;
+    o.scenario = "slmpm_messages";
+    o.sets = sets;
+    o.seed = seed;
+    o.quiet = true;
+    hs::runner::Simulation sim(o);
+    std::ostringstream ignored;
+    sim.run(ignored);
+    return sim.report();
+  });
+  if (r.contains("error")) ADD_FAILURE() << "run failed: " << r["error"];
+  return r;
+}
+bool passed(const Json& r) {
+  return r["status"] == "passed";
+}
+std::string violations(const Json& r) {
+  return r["checks"]["violations"].dump();
+}
+uint64_t count(const Json& r, const char* k) {
+  return r["results"][k].get<uint64_t>();
+}
+
+}  // namespace
+
+TEST(SlmpmMessages, EveryMessageArrivesIntactWhateverItsMode) {
+  const Json r = run({});
+  ASSERT_TRUE(passed(r)) << violations(r);
+  EXPECT_EQ(count(r, "delivered"), 200u);
+  EXPECT_GT(count(r, "smt"), 0u);
+  EXPECT_GT(count(r, "dma"), 0u);
+  EXPECT_GT(count(r, "ethernet"), 0u);
+}
+
+TEST(SlmpmMessages, EthernetMacIdsTravelByEthernetAsSharedMemoryTransfers) {
+  const Json r = run({"workload.ids=mac", "workload.messages=60"});
+  ASSERT_TRUE(passed(r)) << violations(r);
+  EXPECT_EQ(count(r, "ethernet"), 60u);
+  EXPECT_EQ(count(r, "dma"), 0u);
+}
+
+TEST(SlmpmMessages, PcieIdsNeverUseEthernet) {
+  const Json r = run({"workload.ids=pcie", "workload.messages=60"});
+  ASSERT_TRUE(passed(r)) << violations(r);
+  EXPECT_EQ(count(r, "ethernet"), 0u);
+}
+
+TEST(SlmpmMessages, MessagesBelowTheDmaThresholdGoByTheSharedMemoryProtocol) {
+  const Json r = run({"workload.ids=pcie", "workload.operations=put", "workload.max_bytes=2048",
+                      "workload.messages=60"});
+  ASSERT_TRUE(passed(r)) << violations(r);
+  EXPECT_EQ(count(r, "dma"), 0u);
+  EXPECT_EQ(count(r, "smt"), 60u);
+}
+
+TEST(SlmpmMessages, GlobalIdsMoveToEthernetOnlyWhenPcieIsBusy) {
+  const Json busy =
+      run({"workload.ids=global", "node0.host.slmpm.queue_threshold=1024", "workload.window=8"});
+  const Json idle = run(
+      {"workload.ids=global", "node0.host.slmpm.queue_threshold=100000000", "workload.window=8"});
+  ASSERT_TRUE(passed(busy)) << violations(busy);
+  ASSERT_TRUE(passed(idle)) << violations(idle);
+  EXPECT_GT(count(busy, "ethernet"), 0u);
+  EXPECT_EQ(count(idle, "ethernet"), 0u);
+}
+
+TEST(SlmpmMessages, SendsIntoACongestedRingGoByDma) {
+  const std::vector<std::string> base = {"workload.ids=pcie", "workload.operations=send",
+                                         "workload.window=8", "node0.host.slmpm.dma_min_bytes=0"};
+  auto congested = base, calm = base;
+  congested.push_back("node0.host.slmpm.shm_threshold=0");
+  calm.push_back("node0.host.slmpm.shm_threshold=1");
+  const Json c = run(congested), k = run(calm);
+  ASSERT_TRUE(passed(c)) << violations(c);
+  ASSERT_TRUE(passed(k)) << violations(k);
+  EXPECT_GT(count(c, "dma"), 0u);
+  EXPECT_EQ(count(k, "dma"), 0u);
+}
+
+TEST(SlmpmMessages, RandomSizesWindowsModesAndLatenciesOverManySeeds) {
+  int failures = 0;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937_64 rng(seed);
+    const char* ids[] = {"mixed", "pcie", "mac", "global"};
+    const std::vector<std::string> sets = {
+        "workload.messages=" + std::to_string(20 + rng() % 60),
+        "workload.max_bytes=" + std::to_string(16 << (rng() % 15)),
+        "workload.window=" + std::to_string(1 + rng() % 8),
+        "workload.segments=" + std::to_string(1 + rng() % 32),
+        std::string("workload.ids=") + ids[rng() % 4],
+        "node0.host.slmpm.queue_threshold=" + std::to_string(rng() % 200000),
+        "node0.pcie0.latency=" + std::to_string(50 + rng() % 2000)};
+    const Json r = run(sets, seed);
+    const bool ok = !r.contains("error") && passed(r) && r["results"]["verified"].get<bool>();
+    if (!ok) {
+      ADD_FAILURE() << "seed " << seed << ": "
+                    << (r.contains("error") ? r["error"].dump() : violations(r));
+      if (++failures > 3) return;
+    }
+  }
+}
