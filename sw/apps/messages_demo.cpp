@@ -1,6 +1,7 @@
 #include "sw/apps/messages_demo.h"
 
 #include <fmt/format.h>
+#include <array>
 #include <deque>
 #include <random>
 #include <vector>
@@ -32,37 +33,61 @@ void host_program(Hal& hal, const Config& cfg, os::OsModel& os, slmpm::Registrat
   sc.accelerator = static_cast<uint32_t>(cfg.accelerator);
   slmpm::HostSlmpm slmpm(hal, sc, os, cache);
   std::mt19937_64 rng(cfg.seed);
-  std::deque<uint32_t> in_flight;
+  struct Pending {
+    uint32_t tag;
+    bool get;
+    uint32_t buffer, n;
+  };
+  std::deque<Pending> in_flight;
+  // Waits for the oldest message; a get's bytes are then checked in host memory.
+  auto complete_oldest = [&] {
+    const Pending p = in_flight.front();
+    in_flight.pop_front();
+    slmpm.wait(p.tag);
+    if (!p.get) return;
+    std::vector<uint8_t> got(p.n);
+    hal.load(kHostGetDest + p.buffer * kBufferBytes, got.data(), got.size());
+    for (uint32_t i = 0; i < p.n; ++i) {
+      if (got[i] != pattern(p.buffer, i)) hal.fail(fmt::format("get {} byte {} differs", p.tag, i));
+    }
+    ++out.gets;
+  };
+  using Form = slmpm::AcceleratorId::Form;
+  const Form forms[] = {Form::Global, Form::PcieId, Form::EthernetMac};
+  const Operations ops[] = {Operations::Send, Operations::Put, Operations::Get};
   const uint64_t t0 = hal.cycles();
   for (uint64_t i = 0; i < cfg.messages; ++i) {
     const uint32_t b = static_cast<uint32_t>(i % kBuffers);
     // Sizes spread over orders of magnitude, multiples of 16 (DMA alignment).
     const uint32_t n = static_cast<uint32_t>(
         16 * std::max<uint64_t>(1, (uint64_t{1} << (rng() % 15)) * cfg.max_bytes / (16 << 14)));
-    using Form = slmpm::AcceleratorId::Form;
-    const Form forms[] = {Form::Global, Form::PcieId, Form::EthernetMac};
-    Form form = cfg.ids == IdForms::Pcie     ? Form::PcieId
-                : cfg.ids == IdForms::Mac    ? Form::EthernetMac
-                : cfg.ids == IdForms::Global ? Form::Global
-                                             : forms[rng() % (cfg.ethernet ? 3 : 2)];
+    const Form form = cfg.ids == IdForms::Pcie     ? Form::PcieId
+                      : cfg.ids == IdForms::Mac    ? Form::EthernetMac
+                      : cfg.ids == IdForms::Global ? Form::Global
+                                                   : forms[rng() % (cfg.ethernet ? 3 : 2)];
     const slmpm::AcceleratorId id{form, static_cast<uint64_t>(cfg.accelerator)};
-    const bool send = cfg.ops == Operations::Send || (cfg.ops == Operations::Mixed && rng() % 2);
-    while (in_flight.size() >= cfg.window) {
-      slmpm.wait(in_flight.front());
-      in_flight.pop_front();
-    }
+    const Operations op = cfg.ops == Operations::Mixed ? ops[rng() % 3] : cfg.ops;
+    while (in_flight.size() >= cfg.window) complete_oldest();
     std::string error;
     // Tags are handed out in message order, starting at 1: the accelerator maps them back.
-    auto tag = send ? slmpm.send(id, kHostSources + b * kBufferBytes, n, error)
-                    : slmpm.put(id, kHostSources + b * kBufferBytes, kAccPutArea + b * kBufferBytes,
-                                n, error);
+    const uint64_t src = kHostSources + b * kBufferBytes;
+    std::optional<uint32_t> tag;
+    switch (op) {
+      case Operations::Send:
+        tag = slmpm.send(id, src, n, error);
+        break;
+      case Operations::Put:
+        tag = slmpm.put(id, src, kAccPutArea + b * kBufferBytes, n, error);
+        break;
+      default:
+        tag = slmpm.get(id, kAccGetSources + b * kBufferBytes, kHostGetDest + b * kBufferBytes, n,
+                        error);
+        break;
+    }
     if (!tag) hal.fail("SLMPM message failed: " + error);
-    in_flight.push_back(*tag);
+    in_flight.push_back({*tag, op == Operations::Get, b, n});
   }
-  while (!in_flight.empty()) {
-    slmpm.wait(in_flight.front());
-    in_flight.pop_front();
-  }
+  while (!in_flight.empty()) complete_oldest();
   out.elapsed_us = static_cast<double>(hal.cycles() - t0) / hal.clock_hz() * 1e6;
   const auto& c = slmpm.counters();
   out.smt = c.smt;

@@ -15,11 +15,13 @@ constexpr uint64_t kHostSources = 0x2800'0000;  // 8 host buffers of 1 MiB
 constexpr uint64_t kAccReceive = 0x2800'0000;   // receive slots (send)
 constexpr uint64_t kAccPutArea = 0x2900'0000;   // put destinations
 constexpr uint64_t kAccRequests = 0x5300'0000;
+constexpr uint64_t kAccGetSources = 0x2A00'0000;  // accelerator buffers the host gets from
+constexpr uint64_t kHostGetDest = 0x2A00'0000;    // host buffers gets land in
 constexpr uint32_t kBuffers = 8;
 constexpr uint64_t kBufferBytes = 1 << 20;
 
 enum class IdForms { Mixed, Pcie, Mac, Global };
-enum class Operations { Mixed, Send, Put };
+enum class Operations { Mixed, Send, Put, Get };
 
 struct Config {
   int accelerator = 0;
@@ -35,7 +37,7 @@ struct Config {
 };
 
 struct Results {
-  uint64_t smt = 0, dma = 0, pcie = 0, ethernet = 0, delivered = 0;
+  uint64_t smt = 0, dma = 0, pcie = 0, ethernet = 0, delivered = 0, gets = 0;
   double elapsed_us = 0;
   bool finished = false;
 };

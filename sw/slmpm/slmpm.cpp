@@ -82,26 +82,27 @@ Mode HostSlmpm::choose(Operation op, uint32_t n, const AcceleratorId& id) {
   return last_mode_;
 }
 
-std::optional<uint32_t> HostSlmpm::start_dma(Link& l, uint64_t src, uint64_t dst, uint32_t n,
+std::optional<uint32_t> HostSlmpm::start_dma(Link& l, MessageType request, uint64_t host_lo,
+                                             uint64_t src, uint64_t dst, uint32_t n,
                                              std::string& error) {
   os::Handle handle;
   if (cache_) {
-    auto r = cache_->register_range(hal_, src, src + n, error);
+    auto r = cache_->register_range(hal_, host_lo, host_lo + n, error);
     if (!r) return std::nullopt;
     handle = r->handle;
   } else {
-    auto h = os_.register_range(hal_, src, src + n);
+    auto h = os_.register_range(hal_, host_lo, host_lo + n);
     if (!h) {
-      error = fmt::format("the OS refused to register [{:#x}, {:#x})", src, src + n);
+      error = fmt::format("the OS refused to register [{:#x}, {:#x})", host_lo, host_lo + n);
       return std::nullopt;
     }
     handle = *h;
   }
   const uint32_t tag = next_tag_++;
-  transfers_[tag] = Transfer{&l, true, src, dst, n, handle, false};
+  transfers_[tag] = Transfer{&l, true, src, dst, n, host_lo, handle, false};
   // The handle's pages map the range one to one: the DMA address is the buffer's.
   l.pending.push_back(
-      message(kGetRequest, GetRequestBody{tag, n, src, dst, cfg_.accelerator, cfg_.process}));
+      message(request, GetRequestBody{tag, n, src, dst, cfg_.accelerator, cfg_.process}));
   l.in_flight_bytes += n;
   ++counters_.dma;
   l.out.flush(l.pending);
@@ -126,11 +127,17 @@ std::optional<uint32_t> HostSlmpm::start(Operation op, const AcceleratorId& id, 
     error = e.what();
     return std::nullopt;
   }
+  if (op == Operation::Get) {
+    // Only the accelerator has a DMA engine, and Ethernet carries no reads: a get is always a
+    // request for a DMA PUT into the registered host buffer, over PCIe.
+    ++counters_.pcie;
+    return start_dma(links_.front(), kPutRequest, dst, src, dst, n, error);
+  }
   Link& l = links_[mode.fabric == Fabric::Pcie || links_.size() == 1 ? 0 : 1];
   ++(mode.fabric == Fabric::Pcie ? counters_.pcie : counters_.ethernet);
-  if (mode.protocol == Protocol::Dma) return start_dma(l, src, dst, n, error);
+  if (mode.protocol == Protocol::Dma) return start_dma(l, kGetRequest, src, src, dst, n, error);
   const uint32_t tag = next_tag_++;
-  transfers_[tag] = Transfer{&l, false, src, dst, n, 0, false};
+  transfers_[tag] = Transfer{&l, false, src, dst, n, 0, 0, false};
   start_smt(l, tag, src, n);
   return tag;
 }
@@ -138,6 +145,11 @@ std::optional<uint32_t> HostSlmpm::start(Operation op, const AcceleratorId& id, 
 std::optional<uint32_t> HostSlmpm::put(const AcceleratorId& id, uint64_t src, uint64_t dst,
                                        uint32_t n, std::string& error) {
   return start(Operation::Put, id, src, dst, n, error);
+}
+
+std::optional<uint32_t> HostSlmpm::get(const AcceleratorId& id, uint64_t src, uint64_t dst,
+                                       uint32_t n, std::string& error) {
+  return start(Operation::Get, id, src, dst, n, error);
 }
 
 std::optional<uint32_t> HostSlmpm::send(const AcceleratorId& id, uint64_t src, uint32_t n,
@@ -173,7 +185,7 @@ void HostSlmpm::progress() {
           if (t.dma) {
             std::string error;
             if (cache_) {
-              if (!cache_->deregister(hal_, t.src, t.src + t.n, error)) hal_.fail(error);
+              if (!cache_->deregister(hal_, t.host_lo, t.host_lo + t.n, error)) hal_.fail(error);
             } else {
               os_.deregister(hal_, t.handle);
             }
@@ -252,6 +264,22 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
             submitted.push_back({rq.tag, dst, rq.length});
             break;
           }
+          case kPutRequest: {
+            // Push accelerator memory into the registered host buffer: a DMA PUT.
+            const auto rq = body_of<GetRequestBody>(p);
+            if (rq.accelerator != cfg.accelerator) {
+              hal.fail(
+                  fmt::format("SLMPM: PUT request for accelerator {} arrived at accelerator {}",
+                              rq.accelerator, cfg.accelerator));
+            }
+            const uint64_t at =
+                cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
+            while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
+            dma::write_request(hal, at, {dma::copy(rq.src, cfg.host_window + rq.dst, rq.length)});
+            hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+            submitted.push_back({rq.tag, 0, rq.length});  // lands in host memory, not here
+            break;
+          }
           case kSmtHeader: {
             const auto h = body_of<SmtHeaderBody>(p);
             if (h.accelerator != cfg.accelerator) {
@@ -289,7 +317,7 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
     while (!submitted.empty() && gets - submitted.size() < engine_done) {
       const Get g = submitted.front();
       submitted.pop_front();
-      if (delivered) delivered(g.tag, g.dst, g.length);
+      if (delivered && g.dst) delivered(g.tag, g.dst, g.length);
       chans.front().pending.push_back(message(kDmaDone, AckBody{g.tag, 0, g.dst}));
       ++done;
       progress = true;

@@ -3,6 +3,8 @@
 //
 //   put(id, src, dst, n)  move n bytes of host memory to accelerator address dst (DMA by default)
 //   send(id, src, n)      deliver n bytes to the accelerator's receive buffer (SMT by default)
+//   get(id, src, dst, n)  move n bytes of accelerator memory at src into host memory at dst: a
+//                         request the accelerator serves with a DMA PUT into the registered buffer
 //   test(tag) / wait(tag) completion
 //
 // Each message picks a mode (fabric, link, protocol) with select_mode(): the accelerator-ID
@@ -40,6 +42,7 @@ enum MessageType : uint32_t {
   kSmtAck = 4,      // acc -> host: go ahead; the data lands at dst
   kSmtData = 5,     // host -> acc: up to kSmtChunk bytes at offset
   kSmtDone = 6,     // acc -> host: every byte has arrived
+  kPutRequest = 7,  // host -> acc: push [src, src + length) into host dst with your DMA engine
 };
 constexpr uint32_t kSmtChunk = 32;
 
@@ -67,6 +70,8 @@ class HostSlmpm {
                               std::string& error);
   std::optional<uint32_t> send(const AcceleratorId& id, uint64_t src, uint32_t n,
                                std::string& error);
+  std::optional<uint32_t> get(const AcceleratorId& id, uint64_t src, uint64_t dst, uint32_t n,
+                              std::string& error);
   bool test(uint32_t tag);
   void wait(uint32_t tag);
   size_t outstanding() const { return transfers_.size(); }
@@ -84,14 +89,16 @@ class HostSlmpm {
     bool dma;
     uint64_t src, dst;
     uint32_t n;
+    uint64_t host_lo;  // the registered host buffer (src of a put, dst of a get)
     os::Handle handle = 0;
     bool acked = false;
   };
   Mode choose(Operation op, uint32_t n, const AcceleratorId& id);
   std::optional<uint32_t> start(Operation op, const AcceleratorId& id, uint64_t src, uint64_t dst,
                                 uint32_t n, std::string& error);
-  std::optional<uint32_t> start_dma(Link& l, uint64_t src, uint64_t dst, uint32_t n,
-                                    std::string& error);
+  // Registers the host buffer [host_lo, host_lo + n) and queues the accelerator's request.
+  std::optional<uint32_t> start_dma(Link& l, MessageType request, uint64_t host_lo, uint64_t src,
+                                    uint64_t dst, uint32_t n, std::string& error);
   void start_smt(Link& l, uint32_t tag, uint64_t src, uint32_t n);
   void progress();
 
