@@ -4,8 +4,11 @@
 #include <functional>
 #include <map>
 
+#include "sw/slmpm/shared_memory.h"
 #include "testbench/runner/hybrid_model.h"
+#include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
+#include "tlm/payload/extensions.h"
 
 namespace hs::runner {
 
@@ -20,7 +23,37 @@ const std::map<std::string, Installer>& hybrid_workloads() {
   return w;
 }
 
+// In any scenario, no read that crosses a link (an MRd arriving from the other side) may touch
+// SLMPM ring data or a mirrored counter copy: those are only ever written across a link.
+void arm_no_remote_reads_checker(hybrid::HybridNode& node) {
+  namespace shm = fw::slmpm::shm;
+  auto watch = [](Memory& mem, uint64_t base, const std::string& where) {
+    auto on_access = [where](const tlm::tlm_generic_payload& gp) {
+      const bool remote_read = gp.is_read() && gp.get_extension<PcieTlpExt>();
+      HS_CHECK(!remote_read, "slmpm",
+               fmt::format("remote read of {} at {:#x} ({} B): ring data and counter copies are "
+                           "only written across a link",
+                           where, gp.get_address(), gp.get_data_length()));
+    };
+    for (uint64_t ch : {uint64_t{0}, shm::kEthernetChannel}) {
+      mem.watch_accesses(base + ch + shm::kRing, base + ch + shm::kRing + 64 * 1024, on_access);
+      mem.watch_accesses(base + ch + shm::kJCopy, base + ch + shm::kJCopy + 8, on_access);
+      mem.watch_accesses(base + ch + shm::kKCopy, base + ch + shm::kKCopy + 8, on_access);
+    }
+  };
+  for (size_t a = 0; a < node.accelerators.size(); ++a) {
+    watch(*node.host->dram, shm::host_region(static_cast<int>(a)),
+          fmt::format("the host's SLMPM ring or counter for accelerator {}", a));
+    watch(*node.accelerators[a]->dram, shm::kAccRegion,
+          fmt::format("accelerator {}'s SLMPM ring or counter", a));
+  }
+}
+
 }  // namespace
+
+HybridModel::HybridModel() : node("node0") {
+  arm_no_remote_reads_checker(node);
+}
 
 std::unique_ptr<Model> build_model(const std::string& machine, const std::string& workload,
                                    uint64_t seed) {

@@ -13,7 +13,8 @@ namespace hs::runner {
 
 class HybridModel : public Model {
  public:
-  HybridModel() : node("node0") {}
+  // Builds node0 and arms the checkers that hold in every hybrid scenario.
+  HybridModel();
   std::vector<Core*> cores() const override { return node.cores(); }
   nlohmann::json workload_results() const override {
     return results ? results() : nlohmann::json::object();

@@ -6,8 +6,13 @@
 #include <random>
 #include <sstream>
 
+#include "hw/hybrid/address_map.h"
+#include "sw/slmpm/shared_memory.h"
+#include "testbench/runner/hybrid_model.h"
 #include "testbench/runner/simulation.h"
 #include "testbench/support/child_process.h"
+#include "tlm/check/checker.h"
+#include "tlm/params/param_registry.h"
 
 using hs::runner::RunOptions;
 using hs::runner::Simulation;
@@ -168,4 +173,21 @@ TEST(MirroredCounters, RandomLatencyTimingAndSizesOverManySeeds) {
       if (++failures > 3) return;
     }
   }
+}
+
+TEST(MirroredCounters, TheAlwaysOnCheckerFlagsAnyRemoteReadOfARingOrCounterCopy) {
+  const Json r = hs::testing::run_in_child([] {
+    hs::runner::HybridModel model;
+    hs::ParamRegistry::instance().finalize();
+    // Firmware that breaks the rule: the accelerator reads the host's ring across PCIe.
+    model.node.accelerators[0]->ppe->set_firmware([](hs::fw::Hal& hal) {
+      hal.load<uint64_t>(hs::hybrid::amap::host_via_pcie(0) + hs::fw::slmpm::shm::host_region(0) +
+                         hs::fw::slmpm::shm::kRing);
+    });
+    sc_core::sc_start();
+    return hs::CheckRegistry::instance().to_json();
+  });
+  ASSERT_FALSE(r["passed"].get<bool>());
+  EXPECT_NE(r["violations"].dump().find("remote read of the host's SLMPM ring"), std::string::npos)
+      << r["violations"];
 }
