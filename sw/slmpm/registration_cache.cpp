@@ -80,6 +80,25 @@ std::optional<Registration> RegistrationCache::register_range(Hal& hal, uint64_t
   }
 }
 
+std::string RegistrationCache::check_invariants() const {
+  if (cfg_.max_entries && entries_.size() > cfg_.max_entries) {
+    return fmt::format("{} entries exceed the limit of {}", entries_.size(), cfg_.max_entries);
+  }
+  uint64_t pinned = 0;
+  for (const auto& e : entries_) {
+    if (!os_.live(e.handle))
+      return fmt::format("entry [{:#x}, {:#x}) holds a dead handle", e.lo, e.hi);
+    if (e.counter < 0)
+      return fmt::format("entry [{:#x}, {:#x}) has counter {}", e.lo, e.hi, e.counter);
+    pinned += os_.pinned_size(e.lo, e.hi);
+  }
+  if (pinned != os_.pinned_bytes()) {
+    return fmt::format("the OS pins {} B but the cached entries hold {} B", os_.pinned_bytes(),
+                       pinned);
+  }
+  return "";
+}
+
 bool RegistrationCache::deregister(Hal& hal, uint64_t lo, uint64_t hi, std::string& error) {
   if (auto it = find_containing(lo, hi); it != entries_.end()) {
     if (it->counter == 0) {

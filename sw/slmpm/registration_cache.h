@@ -58,6 +58,9 @@ class RegistrationCache {
 
   // Entries newest first.
   const std::list<CacheEntry>& entries() const { return entries_; }
+  // The cache's invariants (for checkers): within its size limit, and, when all pinning goes
+  // through it, the OS pins exactly what its entries hold. Returns "" or what is wrong.
+  std::string check_invariants() const;
   // For the stale-handle checker: a handle whose entry was evicted.
   bool evicted(os::Handle h) const { return evicted_.count(h) != 0; }
 

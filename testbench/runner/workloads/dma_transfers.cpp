@@ -79,7 +79,12 @@ void install_dma_transfers(HybridModel& m, uint64_t) {
                                  gp.is_read() ? "read" : "write", a, a + n));
       });
   HybridModel* model = &m;
+  // Post-run: the cache's invariants (all pinning went through it).
   m.results = [st, cfg, model, use_cache] {
+    if (st->cache) {
+      const std::string bad = st->cache->check_invariants();
+      if (!bad.empty()) CheckRegistry::instance().fail("registration cache", bad);
+    }
     bool verified = st->host.finished;
     for (uint32_t b = 0; verified && b < std::min<uint64_t>(cfg.buffers, cfg.transfers); ++b) {
       std::vector<uint8_t> got(cfg.buffer_bytes), want(cfg.buffer_bytes);

@@ -87,7 +87,12 @@ void install_slmpm_messages(HybridModel& m, uint64_t seed) {
   });
   m.node.accelerators[0]->ppe->set_firmware(
       [cfg, st](fw::Hal& hal) { demo::accelerator_program(hal, cfg, st->acc); });
+  // Post-run: the cache's invariants (all pinning went through it).
   m.results = [st, cfg] {
+    if (st->cache) {
+      const std::string bad = st->cache->check_invariants();
+      if (!bad.empty()) CheckRegistry::instance().fail("registration cache", bad);
+    }
     const bool verified =
         st->host.finished && st->acc.finished && st->acc.delivered + st->host.gets == cfg.messages;
     if (st->host.finished && !verified) {
