@@ -1,5 +1,7 @@
 #include "tlm/memory/memory.h"
 
+#include <algorithm>
+
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
@@ -76,7 +78,7 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     ++writes_;
     bytes_written_ += len;
   }
-  if (!watches_.empty()) notify_watches(gp);
+  if (gp.get_address() < watched_hi_ && watched_lo_ < gp.get_address() + len) notify_watches(gp);
   delay = start + latency_ + xfer - now;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -91,10 +93,14 @@ unsigned int Memory::transport_dbg(int, tlm::tlm_generic_payload& gp) {
 
 void Memory::watch_writes(uint64_t lo, uint64_t hi, AccessWatch on_write) {
   watches_.push_back({lo, hi, false, std::move(on_write)});
+  watched_lo_ = std::min(watched_lo_, lo);
+  watched_hi_ = std::max(watched_hi_, hi);
 }
 
 void Memory::watch_accesses(uint64_t lo, uint64_t hi, AccessWatch on_access) {
   watches_.push_back({lo, hi, true, std::move(on_access)});
+  watched_lo_ = std::min(watched_lo_, lo);
+  watched_hi_ = std::max(watched_hi_, hi);
 }
 
 void Memory::notify_watches(const tlm::tlm_generic_payload& gp) const {

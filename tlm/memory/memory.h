@@ -56,6 +56,7 @@ class Memory : public sc_core::sc_module {
   };
   void notify_watches(const tlm::tlm_generic_payload& gp) const;
   std::vector<Watch> watches_;
+  uint64_t watched_lo_ = ~uint64_t{0}, watched_hi_ = 0;  // covers every watch: a quick reject
   CalendarResource port_;
 
   StatGroup stats_;
