@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <sstream>
 
 #include "hw/hybrid/address_map.h"
 #include "sw/slmpm/shared_memory.h"
 #include "testbench/runner/hybrid_model.h"
 #include "testbench/runner/simulation.h"
 #include "testbench/support/child_process.h"
+#include "testbench/support/scenario_run.h"
 #include "tlm/check/checker.h"
 #include "tlm/params/param_registry.h"
 
@@ -20,34 +20,17 @@ using Json = nlohmann::json;
 
 namespace {
 
-// Runs the mirrored_counters scenario with overrides; returns the report. Each run gets its
-// own process (a SystemC kernel elaborates once per process), so a test may compare several.
-Json run_here(std::vector<std::string> sets, uint64_t seed) {
-  RunOptions o;
-  o.scenario = "mirrored_counters";
-  o.sets = std::move(sets);
-  o.seed = seed;
-  o.quiet = true;
-  Simulation sim(o);
-  std::ostringstream ignored;
-  sim.run(ignored);
-  return sim.report();
-}
+using hs::testing::passed;
+using hs::testing::violations;
 
 Json run(const std::vector<std::string>& sets, uint64_t seed = 1) {
-  Json r = hs::testing::run_in_child([&] { return run_here(sets, seed); });
+  Json r = hs::testing::run_scenario("mirrored_counters", sets, seed);
   if (r.contains("error")) ADD_FAILURE() << "run failed: " << r["error"];
   return r;
 }
 
 const Json& pair0(const Json& r) {
   return r["results"]["pairs"][0];
-}
-bool passed(const Json& r) {
-  return r["status"] == "passed";
-}
-std::string violations(const Json& r) {
-  return r["checks"]["violations"].dump();
 }
 
 }  // namespace

@@ -3,43 +3,31 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <sstream>
 
 #include "testbench/runner/simulation.h"
 #include "testbench/support/child_process.h"
+#include "testbench/support/scenario_run.h"
 
 using Json = nlohmann::json;
 
 namespace {
 
-Json run(std::vector<std::string> sets, uint64_t seed = 1) {
-  Json r = hs::testing::run_in_child([&] {
-    hs::runner::RunOptions o;
-    o.scenario = "pin_dma_unpin";
-    o.sets = sets;
-    o.seed = seed;
-    o.quiet = true;
-    hs::runner::Simulation sim(o);
-    std::ostringstream ignored;
-    sim.run(ignored);
-    return sim.report();
-  });
+using hs::testing::passed;
+using hs::testing::violations;
+
+Json run(const std::vector<std::string>& sets, uint64_t seed = 1) {
+  Json r = hs::testing::run_scenario("pin_dma_unpin", sets, seed);
   if (r.contains("error")) ADD_FAILURE() << "run failed: " << r["error"];
   return r;
 }
 
-bool passed(const Json& r) {
-  return r["status"] == "passed";
-}
-std::string violations(const Json& r) {
-  return r["checks"]["violations"].dump();
-}
 const Json& res(const Json& r) {
   return r["results"];
 }
 
 // Transfers long enough that requests for region 0 are queued when P unpins it.
 const std::vector<std::string> kHeavy = {"workload.max_bytes=65536"};
+
 // A short request to region 0, then 256 KiB to region 1 on the same engine, unpin meanwhile.
 const std::vector<std::string> kUnrelated = {"workload.unrelated_bytes=262144",
                                              "workload.region_bytes=262144",

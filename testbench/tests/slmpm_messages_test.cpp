@@ -3,36 +3,24 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <sstream>
 
 #include "testbench/runner/simulation.h"
 #include "testbench/support/child_process.h"
+#include "testbench/support/scenario_run.h"
 
 using Json = nlohmann::json;
 
 namespace {
 
-Json run(std::vector<std::string> sets, uint64_t seed = 1) {
-  Json r = hs::testing::run_in_child([&] {
-    hs::runner::RunOptions o;
-    o.scenario = "slmpm_messages";
-    o.sets = sets;
-    o.seed = seed;
-    o.quiet = true;
-    hs::runner::Simulation sim(o);
-    std::ostringstream ignored;
-    sim.run(ignored);
-    return sim.report();
-  });
+using hs::testing::passed;
+using hs::testing::violations;
+
+Json run(const std::vector<std::string>& sets, uint64_t seed = 1) {
+  Json r = hs::testing::run_scenario("slmpm_messages", sets, seed);
   if (r.contains("error")) ADD_FAILURE() << "run failed: " << r["error"];
   return r;
 }
-bool passed(const Json& r) {
-  return r["status"] == "passed";
-}
-std::string violations(const Json& r) {
-  return r["checks"]["violations"].dump();
-}
+
 uint64_t count(const Json& r, const char* k) {
   return r["results"][k].get<uint64_t>();
 }

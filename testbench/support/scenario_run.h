@@ -1,0 +1,26 @@
+// Running scenarios from tests and benchmarks: in this process (once per process: a SystemC
+// kernel elaborates once), or in a forked child so one test can run and compare several.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hs::testing {
+
+// Runs a scenario (file or built-in name) with overrides; returns its JSON report.
+nlohmann::json run_scenario_here(const std::string& scenario, const std::vector<std::string>& sets,
+                                 std::optional<uint64_t> seed = std::nullopt);
+// The same in a child process; on a crash or exception the result has "error".
+nlohmann::json run_scenario(const std::string& scenario, const std::vector<std::string>& sets,
+                            std::optional<uint64_t> seed = std::nullopt);
+
+inline bool passed(const nlohmann::json& report) {
+  return report.value("status", "") == "passed";
+}
+inline std::string violations(const nlohmann::json& report) {
+  return report.contains("checks") ? report["checks"]["violations"].dump() : report.dump();
+}
+
+}  // namespace hs::testing
