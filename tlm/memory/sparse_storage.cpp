@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace hs {
 
@@ -10,20 +11,29 @@ uint8_t* SparseStorage::page(uint64_t index, bool create) const {
   auto it = pages_.find(index);
   if (it == pages_.end()) {
     if (!create) return nullptr;
-    it = pages_.emplace(index, std::make_unique<uint8_t[]>(kPageSize)).first;  // zero-filled
+    it = pages_.emplace(index, zeroed(kPageSize)).first;
   }
   last_index_ = index;
   last_page_ = it->second.get();
   return last_page_;
 }
 
+SparseStorage::Block SparseStorage::zeroed(uint64_t bytes) {
+  auto* p = static_cast<uint8_t*>(std::calloc(1, bytes));
+  if (!p) throw std::bad_alloc();
+  return Block(p);
+}
+
 SparseStorage::SparseStorage(uint64_t capacity) {
-  if (capacity > 0 && capacity <= kFlatLimit) flat_.assign(capacity, 0);
+  if (capacity > 0 && capacity <= kFlatLimit) {
+    flat_ = zeroed(capacity);
+    flat_size_ = capacity;
+  }
 }
 
 void SparseStorage::read(uint64_t addr, uint8_t* dst, uint64_t len) const {
-  if (!flat_.empty()) {
-    std::memcpy(dst, flat_.data() + addr, len);  // the caller checked the range
+  if (flat_) {
+    std::memcpy(dst, flat_.get() + addr, len);  // the caller checked the range
     return;
   }
   while (len > 0) {
@@ -41,8 +51,8 @@ void SparseStorage::read(uint64_t addr, uint8_t* dst, uint64_t len) const {
 }
 
 void SparseStorage::write(uint64_t addr, const uint8_t* src, uint64_t len) {
-  if (!flat_.empty()) {
-    std::memcpy(flat_.data() + addr, src, len);
+  if (flat_) {
+    std::memcpy(flat_.get() + addr, src, len);
     return;
   }
   while (len > 0) {

@@ -3,6 +3,7 @@
 // one flat buffer, which is faster to reach. Unwritten bytes read as zero.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -20,14 +21,20 @@ class SparseStorage {
   explicit SparseStorage(uint64_t capacity = 0);
   void read(uint64_t addr, uint8_t* dst, uint64_t len) const;
   void write(uint64_t addr, const uint8_t* src, uint64_t len);
-  uint64_t resident_bytes() const {
-    return flat_.empty() ? pages_.size() * kPageSize : flat_.size();
-  }
+  uint64_t resident_bytes() const { return flat_ ? flat_size_ : pages_.size() * kPageSize; }
 
  private:
   uint8_t* page(uint64_t index, bool create) const;
-  std::vector<uint8_t> flat_;
-  mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  // Zeroed memory from calloc: fresh pages come zeroed from the OS, so large simulated
+  // memories cost no user-space zero-filling (value-initialising arrays would memset them).
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  using Block = std::unique_ptr<uint8_t[], Free>;
+  static Block zeroed(uint64_t bytes);
+  Block flat_;
+  uint64_t flat_size_ = 0;
+  mutable std::unordered_map<uint64_t, Block> pages_;
   mutable uint64_t last_index_ = ~uint64_t{0};
   mutable uint8_t* last_page_ = nullptr;
 };
