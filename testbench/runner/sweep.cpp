@@ -117,19 +117,16 @@ Json select_stat(const Json& report, const std::string& stat) {
   return report["stats"][head].value(rest, Json());
 }
 
-namespace {
-
-std::string csv_cell(const Json& v) {
+std::string csv_field(const Json& v) {
   if (v.is_null()) return "";
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_object() || v.is_array()) {
-    std::string s = v.dump();  // CSV-quote: double every quote
-    std::string q;
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return "\"" + q + "\"";
-  }
-  return v.dump();
+  const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
 }
+
+namespace {
 
 std::string as_assignment(const std::string& name, const Json& v) {
   return name + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
@@ -210,7 +207,7 @@ int run_sweep(const SweepSpec& spec, const std::string& self, int jobs, const st
   csv << "\n";
   for (const auto& p : points) {
     csv << p.index << "," << p.seed;
-    for (const auto& v : p.values) csv << "," << csv_cell(v);
+    for (const auto& v : p.values) csv << "," << csv_field(v);
     Json report;
     std::ifstream rf(fmt::format("{}/point_{}.json", out_dir, p.index));
     if (rf) {
@@ -226,7 +223,7 @@ int run_sweep(const SweepSpec& spec, const std::string& self, int jobs, const st
             : code == 2 ? "bad-input"
                         : "crashed");
     for (const auto& s : spec.stats)
-      csv << "," << (report.is_null() ? "" : csv_cell(select_stat(report, s)));
+      csv << "," << (report.is_null() ? "" : csv_field(select_stat(report, s)));
     csv << "\n";
   }
   if (!quiet) {

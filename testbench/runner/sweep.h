@@ -35,6 +35,8 @@ struct SweepPoint {
 // Reads and validates a sweep file; throws InputError.
 SweepSpec load_sweep(const std::string& path);
 std::vector<SweepPoint> expand(const SweepSpec& spec);
+// One CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
+std::string csv_field(const nlohmann::json& value);
 // Extracts one stat from a run report; returns null JSON if absent.
 nlohmann::json select_stat(const nlohmann::json& report, const std::string& stat);
 
