@@ -16,7 +16,6 @@ class InterruptController : public sc_core::sc_module {
 
   InterruptController(sc_core::sc_module_name name, const std::vector<Core*>& cores);
   tlm::tlm_target_socket<>& socket() { return regs_.socket; }
-  uint64_t span() const { return regs_.span(); }
 
  private:
   RegisterFile regs_;

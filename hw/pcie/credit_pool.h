@@ -44,14 +44,7 @@ class CreditPool {
       throw std::logic_error("credits overdrawn");
     if (count_ == returns_.size()) grow();
     pending(count_++) = {back, data};
-    peak_headers_ = std::max(peak_headers_, headers_used_);
   }
-
-  uint32_t headers_in_use(const sc_core::sc_time& t) {
-    retire(t);
-    return headers_used_;
-  }
-  uint32_t peak_headers() const { return peak_headers_; }
 
  private:
   struct Return {
@@ -79,7 +72,7 @@ class CreditPool {
   }
 
   uint32_t header_cap_, data_cap_;
-  uint32_t headers_used_ = 0, data_used_ = 0, peak_headers_ = 0;
+  uint32_t headers_used_ = 0, data_used_ = 0;
   std::vector<Return> returns_;
   size_t head_ = 0, count_ = 0;
 };

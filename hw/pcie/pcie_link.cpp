@@ -98,7 +98,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
                     [bps]() -> double { return bps / 1e9; });
     SignalTrace::instance().add(d.delivered_bytes, d.name + ".delivered_bytes");
     SignalTrace::instance().add(
-        tags_in_use_[s], std::string(this->name()) + (s == A ? ".a" : ".b") + ".tags_in_use");
+        tags_[s]->in_use(), std::string(this->name()) + (s == A ? ".a" : ".b") + ".tags_in_use");
   }
 }
 
@@ -235,8 +235,7 @@ void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp
     tags_[from]->acquire();
     local = std::max(local, hs::now());
     d.tx.wait_for_slot(local);
-    ++tags_in_use_[from];
-    HS_CHECK(tags_in_use_[from] <= cfg_.tags, name(), "more reads outstanding than tags");
+    HS_CHECK(tags_[from]->in_use() <= cfg_.tags, name(), "more reads outstanding than tags");
     ++ctx.requests_pending;
     Tlp t;
     t.kind = TlpKind::MRd;
@@ -283,7 +282,6 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
       d.delivered_bytes += tlp.len;
       if (tlp.kind == TlpKind::Cpl) tlp.ctx->error = true;
       if (tlp.last_of_request) {
-        --tags_in_use_[receiver];
         tags_[receiver]->release();
         if (--tlp.ctx->requests_pending == 0) tlp.ctx->done.notify();
       }

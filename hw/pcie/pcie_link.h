@@ -77,9 +77,8 @@ class PcieLink : public sc_core::sc_module {
   double bytes_per_second_;
   std::vector<sc_core::sc_time> serialisation_;  // wire time of a TLP, by its size on the wire
   sc_core::sc_time latency_, fc_delay_;
-  std::array<std::unique_ptr<Direction>, 2> dir_;   // indexed by the transmitting side
-  std::array<std::unique_ptr<TokenPool>, 2> tags_;  // read tags of each requester side
-  std::array<uint32_t, 2> tags_in_use_{0, 0};
+  std::array<std::unique_ptr<Direction>, 2> dir_;    // indexed by the transmitting side
+  std::array<std::unique_ptr<TokenPool>, 2> tags_;   // read tags of each requester side
   std::vector<std::vector<uint8_t>> spare_buffers_;  // payload buffers of delivered MWr TLPs //
                                                      // traced, and checked against the limit
 };

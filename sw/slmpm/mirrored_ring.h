@@ -86,7 +86,6 @@ class RingReader {
   // how many. Publishes K as its policy says.
   size_t poll(const std::function<void(const Packet&)>& apply);
   uint64_t read() const { return k_; }
-  uint64_t published() const { return k_published_; }
   uint64_t publications() const { return publications_; }
   uint64_t remote_reads() const { return remote_reads_; }
 

@@ -23,7 +23,6 @@ class AddressDecoder {
   void add(const AddressWindow& w);
   // The window holding [addr, addr+len), or nullptr (unmapped, or straddling two windows).
   const AddressWindow* find(uint64_t addr, uint64_t len) const;
-  const std::vector<AddressWindow>& windows() const { return windows_; }
 
  private:
   std::vector<AddressWindow> windows_;           // sorted by base

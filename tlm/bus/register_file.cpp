@@ -25,12 +25,6 @@ void RegisterFile::define(uint64_t offset, unsigned width, const std::string& re
   regs_[offset] = Reg{width, reg_name, std::move(read), std::move(write)};
 }
 
-uint64_t RegisterFile::span() const {
-  if (regs_.empty()) return 0;
-  auto last = std::prev(regs_.end());
-  return last->first + last->second.width;
-}
-
 bool RegisterFile::access(tlm::tlm_generic_payload& gp) {
   auto it = regs_.find(gp.get_address());
   if (it == regs_.end()) {

@@ -26,7 +26,6 @@ class RegisterFile : public sc_core::sc_module {
   // A register; a null `read` reads as zero, a null `write` rejects writes (read-only).
   void define(uint64_t offset, unsigned width, const std::string& reg_name, ReadFn read,
               WriteFn write);
-  uint64_t span() const;
 
  private:
   struct Reg {

@@ -25,10 +25,7 @@ SparseStorage::Block SparseStorage::zeroed(uint64_t bytes) {
 }
 
 SparseStorage::SparseStorage(uint64_t capacity) {
-  if (capacity > 0 && capacity <= kFlatLimit) {
-    flat_ = zeroed(capacity);
-    flat_size_ = capacity;
-  }
+  if (capacity > 0 && capacity <= kFlatLimit) flat_ = zeroed(capacity);
 }
 
 void SparseStorage::read(uint64_t addr, uint8_t* dst, uint64_t len) const {

@@ -21,7 +21,6 @@ class SparseStorage {
   explicit SparseStorage(uint64_t capacity = 0);
   void read(uint64_t addr, uint8_t* dst, uint64_t len) const;
   void write(uint64_t addr, const uint8_t* src, uint64_t len);
-  uint64_t resident_bytes() const { return flat_ ? flat_size_ : pages_.size() * kPageSize; }
 
  private:
   uint8_t* page(uint64_t index, bool create) const;
@@ -33,7 +32,6 @@ class SparseStorage {
   using Block = std::unique_ptr<uint8_t[], Free>;
   static Block zeroed(uint64_t bytes);
   Block flat_;
-  uint64_t flat_size_ = 0;
   mutable std::unordered_map<uint64_t, Block> pages_;
   mutable uint64_t last_index_ = ~uint64_t{0};
   mutable uint8_t* last_page_ = nullptr;

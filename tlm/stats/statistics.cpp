@@ -73,13 +73,6 @@ void StatGroup::derived(const std::string& name, const std::string& unit, const 
   derived_.push_back({StatMeta{name, unit, desc}, std::move(fn)});
 }
 
-uint64_t StatGroup::counter_value(const std::string& name) const {
-  for (const auto& c : counters_) {
-    if (c.meta.name == name) return c.value;
-  }
-  throw std::out_of_range(path_ + ": no counter named " + name);
-}
-
 Json StatGroup::to_json(const sc_time& end) const {
   Json j = Json::object();
   for (const auto& c : counters_) j[c.meta.name] = c.value;

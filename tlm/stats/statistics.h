@@ -87,8 +87,6 @@ class StatGroup {
 
   const std::string& path() const { return path_; }
   Json to_json(const sc_core::sc_time& end) const;
-  // Looks up a counter value by leaf name (tests and summaries); throws if absent.
-  uint64_t counter_value(const std::string& name) const;
 
  private:
   struct Derived {

@@ -29,7 +29,6 @@ class CalendarResource {
   // Books [start, start + duration), which must be free (as earliest() found it).
   void book(const sc_core::sc_time& start, const sc_core::sc_time& duration) {
     const sc_core::sc_time end = start + duration;
-    busy_ += duration;
     auto it =
         std::lower_bound(booked_.begin(), booked_.end(), start,
                          [](const auto& iv, const sc_core::sc_time& s) { return iv.first < s; });
@@ -55,7 +54,6 @@ class CalendarResource {
     book(start, duration);
     return start;
   }
-  const sc_core::sc_time& busy() const { return busy_; }
 
  private:
   void prune() {
@@ -65,7 +63,6 @@ class CalendarResource {
     booked_.erase(booked_.begin(), keep);
   }
   std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> booked_;  // sorted, disjoint
-  sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
 };
 
 }  // namespace hs

@@ -14,15 +14,12 @@ class SerialResource {
   sc_core::sc_time reserve(const sc_core::sc_time& ready, const sc_core::sc_time& duration) {
     sc_core::sc_time start = std::max(ready, free_at_);
     free_at_ = start + duration;
-    busy_ += duration;
     return start;
   }
   const sc_core::sc_time& free_at() const { return free_at_; }
-  const sc_core::sc_time& busy() const { return busy_; }
 
  private:
   sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
-  sc_core::sc_time busy_ = sc_core::SC_ZERO_TIME;
 };
 
 }  // namespace hs

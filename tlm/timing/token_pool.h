@@ -12,12 +12,13 @@ namespace hs {
 
 class TokenPool {
  public:
-  explicit TokenPool(uint32_t tokens) : free_(tokens), capacity_(tokens) {}
+  explicit TokenPool(uint32_t tokens) : free_(tokens) {}
 
   // Blocks the calling thread until it holds a token.
   void acquire() {
     if (free_ > 0 && waiters_.empty()) {
       --free_;
+      ++in_use_;
       return;
     }
     Waiter w{false, events_.take()};
@@ -27,6 +28,7 @@ class TokenPool {
   }
   // Returns a token (from any process kind); the oldest waiter, if any, receives it.
   void release() {
+    --in_use_;
     if (waiters_.empty()) {
       ++free_;
       return;
@@ -34,10 +36,11 @@ class TokenPool {
     Waiter* w = waiters_.front();
     waiters_.pop_front();
     w->granted = true;
+    ++in_use_;  // handed straight to the waiter
     w->granted_event->notify(sc_core::SC_ZERO_TIME);
   }
-  uint32_t in_use() const { return capacity_ - free_; }
-  uint32_t capacity() const { return capacity_; }
+  // Tokens held; a reference, so it can be traced as a signal.
+  const uint32_t& in_use() const { return in_use_; }
 
  private:
   struct Waiter {
@@ -45,7 +48,7 @@ class TokenPool {
     sc_core::sc_event* granted_event;
   };
   uint32_t free_;
-  uint32_t capacity_;
+  uint32_t in_use_ = 0;
   std::deque<Waiter*> waiters_;
   EventPool events_;
 };

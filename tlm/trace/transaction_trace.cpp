@@ -43,7 +43,6 @@ void TransactionTrace::close() {
 
 void TransactionTrace::write_prefix() {
   std::fputs(",\n", file_);
-  ++events_;
 }
 
 int TransactionTrace::track(const std::string& name) {

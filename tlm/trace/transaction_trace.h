@@ -30,13 +30,10 @@ class TransactionTrace {
                   const sc_core::sc_time& end);
   void instant(int track, const char* name, const sc_core::sc_time& at);
 
-  uint64_t events_written() const { return events_; }
-
  private:
   void write_prefix();
   std::FILE* file_ = nullptr;
   int next_track_ = 1;
-  uint64_t events_ = 0;
 };
 
 }  // namespace hs
