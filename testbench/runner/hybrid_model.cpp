@@ -6,6 +6,7 @@
 
 #include "sw/slmpm/shared_memory.h"
 #include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/torus_model.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/payload/extensions.h"
@@ -55,27 +56,45 @@ HybridModel::HybridModel() : node("node0") {
   arm_no_remote_reads_checker(node);
 }
 
-std::unique_ptr<Model> build_model(const std::string& machine, const std::string& workload,
-                                   uint64_t seed) {
-  if (machine != "hybrid") {
-    throw InputError(fmt::format("unknown machine '{}' (machines: hybrid)", machine));
+using TorusInstaller = std::function<void(TorusModel&, uint64_t)>;
+const std::map<std::string, TorusInstaller>& torus_workloads() {
+  static const std::map<std::string, TorusInstaller> w = {
+      {"torus_pingpong", install_torus_pingpong}, {"torus_traffic", install_torus_traffic}};
+  return w;
+}
+
+template <class Map>
+std::string names(const Map& m) {
+  std::string s;
+  for (const auto& [name, _] : m) s += (s.empty() ? "" : ", ") + name;
+  return s;
+}
+
+template <class M, class Map>
+std::unique_ptr<Model> build(const Map& workloads, const char* machine, const std::string& workload,
+                             uint64_t seed) {
+  auto it = workloads.find(workload);
+  if (it == workloads.end()) {
+    throw InputError(fmt::format("unknown workload '{}' for machine {} (workloads: {})", workload,
+                                 machine, names(workloads)));
   }
-  auto it = hybrid_workloads().find(workload);
-  if (it == hybrid_workloads().end()) {
-    std::string known;
-    for (const auto& [name, _] : hybrid_workloads()) known += (known.empty() ? "" : ", ") + name;
-    throw InputError(
-        fmt::format("unknown workload '{}' for machine hybrid (workloads: {})", workload, known));
-  }
-  auto m = std::make_unique<HybridModel>();
+  auto m = std::make_unique<M>();
   it->second(*m, seed);
   return m;
 }
 
+std::unique_ptr<Model> build_model(const std::string& machine, const std::string& workload,
+                                   uint64_t seed) {
+  if (machine == "hybrid") return build<HybridModel>(hybrid_workloads(), "hybrid", workload, seed);
+  if (machine == "torus") return build<TorusModel>(torus_workloads(), "torus", workload, seed);
+  throw InputError(fmt::format("unknown machine '{}' (machines: hybrid, torus)", machine));
+}
+
 std::vector<std::string> known_workloads() {
-  std::string line = "hybrid:";
-  for (const auto& [name, _] : hybrid_workloads()) line += " " + name;
-  return {line};
+  std::string hybrid = "hybrid:", torus = "torus:";
+  for (const auto& [name, _] : hybrid_workloads()) hybrid += " " + name;
+  for (const auto& [name, _] : torus_workloads()) torus += " " + name;
+  return {hybrid, torus};
 }
 
 }  // namespace hs::runner

@@ -106,6 +106,8 @@ int Simulation::run(std::ostream& out) {
   // their stacks release what they hold; the figures above were read before.
   reaper_->unwind();
 
+  // Workloads check their results (data integrity) here, so this precedes the verdict.
+  Json results = model_->workload_results();
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   report_ = {
@@ -117,7 +119,7 @@ int Simulation::run(std::ostream& out) {
       {"seed", seed_},
       {"status", checks.ok() ? "passed" : "failed"},
       {"simulated_time_ns", end.to_seconds() * 1e9},
-      {"results", model_->workload_results()},
+      {"results", std::move(results)},
       {"checks", checks.to_json()},
       {"params", ParamRegistry::instance().values_json()},
       {"stats", StatsRegistry::instance().to_json(end)},

@@ -232,8 +232,30 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
   return out;
 }
 
-Json ParamRegistry::declare(const std::string& name, ParamType type, const Json& def,
+void ParamRegistry::share_begin(const std::string& instance_prefix,
+                                const std::string& shared_prefix) {
+  share_from_ = instance_prefix + ".";
+  share_to_ = shared_prefix + ".";
+}
+
+void ParamRegistry::share_end() {
+  share_from_.clear();
+  share_to_.clear();
+}
+
+Json ParamRegistry::declare(const std::string& instance_name, ParamType type, const Json& def,
                             const std::string& unit, const std::string& desc, const Range& r) {
+  std::string name = instance_name;
+  if (!share_from_.empty() && name.compare(0, share_from_.size(), share_from_) == 0) {
+    name = share_to_ + name.substr(share_from_.size());
+    auto it = index_.find(name);
+    if (it != index_.end()) {
+      if (params_[it->second].type != type) {
+        throw std::logic_error("shared parameter declared with two types: " + name);
+      }
+      return params_[it->second].value;
+    }
+  }
   if (index_.count(name)) {
     // Structural code declared the same name twice: a model bug, not user input.
     throw std::logic_error("parameter declared twice: " + name);

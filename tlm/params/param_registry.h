@@ -79,6 +79,12 @@ class ParamRegistry {
   // Forget everything (used by tools that inspect several scenarios; not during simulation).
   void reset();
 
+  // Replicated components (the nodes of a torus) share one set of parameters: between
+  // share_begin and share_end, a name under `instance_prefix` is declared under
+  // `shared_prefix` instead, and declaring it again returns the first declaration's value.
+  void share_begin(const std::string& instance_prefix, const std::string& shared_prefix);
+  void share_end();
+
  private:
   struct Override {
     std::string pattern;
@@ -97,6 +103,18 @@ class ParamRegistry {
   std::map<std::string, size_t> index_;
   std::vector<Override> overrides_;
   std::vector<std::string> errors_;
+  std::string share_from_, share_to_;
+};
+
+// Scope guard for ParamRegistry::share_begin / share_end.
+class SharedParams {
+ public:
+  SharedParams(const std::string& instance_prefix, const std::string& shared_prefix) {
+    ParamRegistry::instance().share_begin(instance_prefix, shared_prefix);
+  }
+  ~SharedParams() { ParamRegistry::instance().share_end(); }
+  SharedParams(const SharedParams&) = delete;
+  SharedParams& operator=(const SharedParams&) = delete;
 };
 
 // Helper bound to one component's hierarchical prefix: scope.int_("lanes", ...) declares

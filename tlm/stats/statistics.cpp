@@ -42,7 +42,7 @@ void Histogram::sample(double v) {
 }
 
 StatGroup::StatGroup(std::string path) : path_(std::move(path)) {
-  StatsRegistry::instance().add(this);
+  if (!StatsRegistry::instance().detached()) StatsRegistry::instance().add(this);
 }
 
 StatGroup::~StatGroup() {

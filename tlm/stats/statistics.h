@@ -105,6 +105,10 @@ class StatGroup {
 class StatsRegistry {
  public:
   static StatsRegistry& instance();
+  // While detached, new groups count but are not reported (replicated components of large
+  // machines, whose figures their machine reports in aggregate).
+  void set_detached(bool d) { detached_ = d; }
+  bool detached() const { return detached_; }
   void add(StatGroup* g) { groups_.push_back(g); }
   void remove(StatGroup* g);
   const StatGroup* find(const std::string& path) const;
@@ -112,6 +116,7 @@ class StatsRegistry {
 
  private:
   std::vector<StatGroup*> groups_;
+  bool detached_ = false;
 };
 
 }  // namespace hs

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 #include <systemc>
+// sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
+#include <sysc/kernel/sc_dynamic_processes.h>
 #include <utility>
 #include <vector>
 #include "tlm/kernel/now.h"

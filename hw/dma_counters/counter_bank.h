@@ -1,0 +1,99 @@
+// A bank of DMA byte counters (G groups x C counters): the critical path of every DMA
+// completion. A counter is set to the bytes a transfer will move; each packet subtracts its
+// payload; the transition to zero sets hit-zero once and, if the counter is enabled and its
+// group's interrupt is enabled, raises the group's interrupt line until cleared.
+//
+// Defined behaviour (the RTL implementation must match it):
+// - Underflow (bytes > value) sets the counter's sticky UNDERFLOW bit and leaves the value at
+//   0 without setting hit-zero; it never wraps.
+// - Disabled counters still count and set hit-zero, but never contribute to STATUS or
+//   interrupts.
+// - Writing VALUE never sets hit-zero (even when writing 0); only a decrement does.
+// - A register write and a decrement in the same cycle: the write lands first.
+// - Reset: values 0xFFFFFFFF, base and max 0, all disabled, no hit-zero, no errors, interrupts
+//   disabled.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hw/dma_counters/counter_registers.h"
+
+namespace hs::counters {
+
+struct BankShape {
+  uint32_t groups = 4;
+  uint32_t per_group = 64;
+  bool reception = false;  // has MAX and bounds checks
+  uint32_t counters() const { return groups * per_group; }
+};
+
+struct DecrementResult {
+  bool hit_zero = false;   // this decrement took the counter to zero
+  bool underflow = false;  // bytes exceeded the value
+  bool out_of_bounds = false;
+};
+
+// The bank's architectural state and its rules, with no notion of time: the C++ model wraps it
+// with latencies, and tests compare it with the RTL cycle by cycle.
+class CounterBankState {
+ public:
+  explicit CounterBankState(const BankShape& shape);
+  const BankShape& shape() const { return shape_; }
+
+  // Register access; false for an offset or width that is not a register (or a write to a
+  // read-only one).
+  bool read(uint32_t offset, unsigned width, uint64_t& value) const;
+  bool write(uint32_t offset, uint64_t value, unsigned width);
+  // A decrement port: counter, bytes, and for reception the destination range to bounds-check
+  // (check_bounds false skips it). An out-of-bounds packet does not decrement.
+  DecrementResult decrement(uint32_t counter, uint32_t bytes, bool check_bounds = false,
+                            uint64_t addr = 0, uint32_t len = 0);
+
+  uint32_t value(uint32_t c) const { return value_[c]; }
+  uint64_t base_address(uint32_t c) const { return uint64_t{base_[c]} << 4; }
+  uint64_t max_address(uint32_t c) const { return (uint64_t{max_[c]} << 4) + 15; }
+  bool hit_zero(uint32_t c) const { return bit(hit_zero_, c); }
+  bool enabled(uint32_t c) const { return bit(enabled_, c); }
+  bool underflow(uint32_t c) const { return bit(underflow_, c); }
+  bool out_of_bounds(uint32_t c) const { return bit(bounds_, c); }
+  uint32_t group_status(uint32_t g) const;
+  bool irq(uint32_t g) const { return (irq_enable_[g] & 1) && group_status(g) != 0; }
+
+ private:
+  static bool bit(const std::vector<uint64_t>& m, uint32_t c, uint32_t per_group) {
+    return (m[c / per_group] >> (c % per_group)) & 1;
+  }
+  bool bit(const std::vector<uint64_t>& m, uint32_t c) const { return bit(m, c, shape_.per_group); }
+  void set(std::vector<uint64_t>& m, uint32_t c) {
+    m[c / shape_.per_group] |= uint64_t{1} << (c % shape_.per_group);
+  }
+  uint64_t group_mask() const {
+    return shape_.per_group == 64 ? ~uint64_t{0} : (uint64_t{1} << shape_.per_group) - 1;
+  }
+
+  BankShape shape_;
+  std::vector<uint32_t> value_, base_, max_;
+  std::vector<uint64_t> enabled_, hit_zero_, underflow_, bounds_;  // per group
+  std::vector<uint32_t> irq_enable_;
+};
+
+// What a DMA engine needs from a counter bank, whichever implementation sits behind it.
+class CounterBank {
+ public:
+  virtual ~CounterBank() = default;
+  virtual const BankShape& shape() const = 0;
+  virtual bool read(uint32_t offset, unsigned width, uint64_t& value) = 0;
+  virtual bool write(uint32_t offset, uint64_t value, unsigned width) = 0;
+  virtual DecrementResult decrement(uint32_t counter, uint32_t bytes, bool check_bounds,
+                                    uint64_t addr, uint32_t len) = 0;
+  virtual uint32_t value(uint32_t counter) const = 0;
+  virtual uint64_t base_address(uint32_t counter) const = 0;
+  // Called with the group whose interrupt line rose.
+  virtual void on_interrupt(std::function<void(uint32_t group)> fn) = 0;
+  // Called after every counter-value write (checkers open a new transfer episode).
+  virtual void on_value_write(std::function<void(uint32_t counter, uint32_t value)> fn) = 0;
+};
+
+}  // namespace hs::counters

@@ -1,0 +1,608 @@
+#include "hw/torus/dma/torus_dma.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstring>
+
+#include "tlm/check/checker.h"
+#include "tlm/kernel/now.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::torus::dma {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+DmaConfig DmaConfig::declare(const std::string& prefix) {
+  ParamScope p(prefix);
+  DmaConfig c;
+  c.clock_hz = p.real("clock", c.clock_hz, "Hz", "DMA engine clock", Range::between(1e6, 1e10));
+  c.descriptor_cycles = static_cast<uint32_t>(
+      p.integer("descriptor_cycles", c.descriptor_cycles, "cycles",
+                "cycles to decode a fetched descriptor", Range::between(0, 10000)));
+  c.packet_cycles = static_cast<uint32_t>(p.integer(
+      "packet_cycles", c.packet_cycles, "cycles",
+      "cycles per packet to build its header and hand it to the torus", Range::between(0, 10000)));
+  c.injection_fifos =
+      static_cast<int>(p.integer("injection_fifos", c.injection_fifos, "FIFOs",
+                                 "injection descriptor FIFOs", Range::between(1, 32)));
+  c.reception_fifos =
+      static_cast<int>(p.integer("reception_fifos", c.reception_fifos, "FIFOs",
+                                 "reception FIFOs (interrupt lines 8..14)", Range::between(1, 7)));
+  c.reception_buffer = static_cast<uint32_t>(p.integer(
+      "reception_buffer", c.reception_buffer, "packets",
+      "packets the reception unit holds while writing them to memory", Range::between(1, 1024)));
+  const auto groups = static_cast<uint32_t>(
+      p.integer("counter_groups", 4, "groups", "counter groups per bank (interrupt lines per bank)",
+                Range::between(1, 4)));
+  const auto per_group = static_cast<uint32_t>(
+      p.integer("counters_per_group", 64, "counters", "counters per group, a multiple of 8",
+                Range::one_of({8, 16, 24, 32, 40, 48, 56, 64})));
+  c.injection_bank = {groups, per_group, false};
+  c.reception_bank = {groups, per_group, true};
+  c.counter_timing.read_latency = static_cast<uint32_t>(
+      p.integer("counter_read_latency", c.counter_timing.read_latency, "cycles",
+                "cycles for a register read of the counter block", Range::between(0, 100)));
+  c.counter_timing.hit_zero_latency = static_cast<uint32_t>(p.integer(
+      "hit_zero_latency", c.counter_timing.hit_zero_latency, "cycles",
+      "cycles from the decrement that reaches zero to the interrupt line", Range::between(0, 100)));
+  return c;
+}
+
+TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network,
+                   const DmaConfig& cfg, std::function<void(unsigned)> raise_irq, int initiator_id)
+    : sc_module(name),
+      bus("bus"),
+      registers("registers"),
+      node_(node),
+      net_(network),
+      cfg_(cfg),
+      clock_(cfg.clock_hz),
+      raise_irq_(std::move(raise_irq)),
+      inj_(cfg.injection_fifos),
+      rec_(cfg.reception_fifos),
+      completions_("dma_rx_done", [this](Packet*& p) { complete(p); }),
+      stats_(this->name()),
+      descriptors_(stats_.counter("descriptors", "descriptors", "injection descriptors fetched")),
+      sent_memfifo_(stats_.counter("sent_memory_fifo", "packets", "memory-FIFO packets sent")),
+      sent_put_(stats_.counter("sent_direct_put", "packets", "direct-put packets sent")),
+      sent_get_(stats_.counter("sent_remote_get", "packets", "remote-get packets sent")),
+      bytes_sent_(stats_.counter("bytes_sent", "B", "payload bytes sent")),
+      received_memfifo_(
+          stats_.counter("received_memory_fifo", "packets", "reception FIFO entries written")),
+      received_put_(stats_.counter("received_direct_put", "packets",
+                                   "direct-put packets "
+                                   "written")),
+      received_get_(stats_.counter("received_remote_get", "packets",
+                                   "remote-get packets "
+                                   "served")),
+      bytes_received_(stats_.counter("bytes_received", "B", "payload bytes received")),
+      remote_descriptors_(stats_.counter("remote_descriptors", "descriptors",
+                                         "descriptors appended to injection FIFOs by remote "
+                                         "gets, without a core")),
+      refusals_(stats_.counter("reception_refusals", "events",
+                               "packets left waiting in the network: reception buffer or FIFO "
+                               "full")),
+      errors_(stats_.counter("errors", "errors", "descriptor, bounds, underflow and bus errors")),
+      injection_busy_(stats_.busy("injection_utilisation",
+                                  "fraction of time the injection "
+                                  "engine works")) {
+  inj_counters_ = std::make_unique<counters::CounterBankModel>("inj_counters", cfg.injection_bank,
+                                                               clock_, cfg.counter_timing);
+  rec_counters_ = std::make_unique<counters::CounterBankModel>("rec_counters", cfg.reception_bank,
+                                                               clock_, cfg.counter_timing);
+  inj_counters_->on_interrupt([this](uint32_t g) { raise_irq_(injection_counter_irq(g)); });
+  rec_counters_->on_interrupt([this](uint32_t g) { raise_irq_(reception_counter_irq(g)); });
+  txn_.ext.initiator_id = initiator_id;
+  rx_txn_.ext.initiator_id = initiator_id;
+  registers.register_b_transport(this, &TorusDma::b_transport);
+  network.attach(node, this);
+  SC_THREAD(injection_engine);
+}
+
+void TorusDma::fail(Error code, const std::string& why) {
+  error_ = code;
+  ++errors_;
+  raise_irq_(kErrorIrq);
+  CheckRegistry::instance().fail(name(), why);
+}
+
+uint64_t TorusDma::advance(uint64_t pos, uint64_t start, uint64_t end, uint64_t bytes) {
+  pos += bytes;
+  if (pos >= end) pos = start + (pos - end);
+  return pos;
+}
+
+uint64_t TorusDma::used(uint64_t head, uint64_t tail, uint64_t start, uint64_t end) {
+  return tail >= head ? tail - head : (end - start) - (head - tail);
+}
+
+bool TorusDma::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len,
+                      sc_time& delay) {
+  prepare(txn_.gp, cmd, addr, data, len);
+  bus->b_transport(txn_.gp, delay);
+  if (txn_.gp.is_response_ok()) return true;
+  fail(kBusError, fmt::format("{} of {} B at {:#x} failed: {}",
+                              cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
+                              txn_.gp.get_response_string()));
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Injection
+
+int TorusDma::torus_queue(int fifo) const {
+  return inj_[fifo].high() ? net_.high_priority_queue() : fifo % net_.config().injection_queues;
+}
+
+// High-priority FIFOs first, then normal ones, each round robin; a FIFO whose torus injection
+// queue is full waits (back-pressure) while others proceed.
+int TorusDma::pick_fifo() {
+  const int n = cfg_.injection_fifos;
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool high = pass == 0;
+    int& rr = high ? rr_high_ : rr_normal_;
+    for (int i = 0; i < n; ++i) {
+      const int f = (rr + i) % n;
+      const InjFifo& q = inj_[f];
+      if (q.high() != high || !q.has_work()) continue;
+      if (q.loaded && net_.injection_full(node_, torus_queue(f))) continue;
+      rr = (f + 1) % n;
+      return f;
+    }
+  }
+  return -1;
+}
+
+bool TorusDma::validate(const Descriptor& d, std::string& why) const {
+  const TorusShape& s = net_.shape();
+  if (d.kind > kRemoteGet) {
+    why = fmt::format("kind {} (memory FIFO 0, direct put 1, remote get 2)", d.kind);
+  } else if (d.dest[0] >= s.size(0) || d.dest[1] >= s.size(1) || d.dest[2] >= s.size(2)) {
+    why = fmt::format("destination ({},{},{}) outside the {}x{}x{} torus", d.dest[0], d.dest[1],
+                      d.dest[2], s.size(0), s.size(1), s.size(2));
+  } else if (d.length == 0) {
+    why = "length 0";
+  } else if (d.inj_counter >= cfg_.injection_bank.counters()) {
+    why = fmt::format("injection counter {} (bank has {})", d.inj_counter,
+                      cfg_.injection_bank.counters());
+  } else if (d.kind == kDirectPut && d.rec_counter >= cfg_.reception_bank.counters()) {
+    why = fmt::format("reception counter {} (bank has {})", d.rec_counter,
+                      cfg_.reception_bank.counters());
+  } else if (d.kind == kMemoryFifo && d.fifo >= cfg_.reception_fifos) {
+    why = fmt::format("reception FIFO {} (there are {})", d.fifo, cfg_.reception_fifos);
+  } else if (d.kind == kRemoteGet &&
+             (d.length % sizeof(Descriptor) != 0 || d.length > net_.config().max_payload() ||
+              d.fifo >= cfg_.injection_fifos)) {
+    why = fmt::format(
+        "remote get of {} B into injection FIFO {}: must carry whole 32-byte descriptors, at "
+        "most {} B, into one of {} FIFOs",
+        d.length, d.fifo, net_.config().max_payload() / 32 * 32, cfg_.injection_fifos);
+  } else if (d.kind == kRemoteGet && (d.flags & kClaimFromCounter)) {
+    why = "remote get cannot claim from a counter";
+  } else if (d.vc > kVcHighPriority) {
+    why = fmt::format("virtual channel request {} (0 dynamic, 1 deterministic, 2 high)", d.vc);
+  } else {
+    return true;
+  }
+  return false;
+}
+
+bool TorusDma::load_descriptor(int f, sc_time& delay) {
+  InjFifo& q = inj_[f];
+  if (!access(tlm::TLM_READ_COMMAND, q.head, reinterpret_cast<uint8_t*>(&q.d), sizeof q.d, delay)) {
+    return false;
+  }
+  delay += clock_.cycles(cfg_.descriptor_cycles);
+  ++descriptors_;
+  q.loaded_from = q.head;
+  std::string why;
+  if (!validate(q.d, why)) {
+    fail(kBadDescriptor, fmt::format("node {} injection FIFO {}: descriptor at {:#x}: {}",
+                                     net_.shape().name(node_), f, q.head, why));
+    q.head = advance(q.head, q.start, q.end, sizeof(Descriptor));
+    return false;
+  }
+  q.loaded = true;
+  q.progress = 0;
+  return true;
+}
+
+void TorusDma::finish_descriptor(int f) {
+  InjFifo& q = inj_[f];
+  q.loaded = false;
+  q.head = advance(q.head, q.start, q.end, sizeof(Descriptor));
+  // Room for descriptors a refused remote get wanted to append.
+  if (refused_) {
+    refused_ = false;
+    net_.reception_ready(node_);
+  }
+}
+
+void TorusDma::send_packet(int f, sc_time& delay) {
+  InjFifo& q = inj_[f];
+  const Descriptor& d = q.d;
+  const bool claim = d.flags & kClaimFromCounter;
+  const uint32_t left = d.length - q.progress;
+  uint32_t n = std::min(net_.config().max_payload(), left);
+  if (d.kind == kRemoteGet) n = d.length;
+  if (claim) n = std::min(n, inj_counters_->value(d.inj_counter));
+  if (n == 0) {  // the other stream of a split transfer claimed the rest
+    finish_descriptor(f);
+    return;
+  }
+  const uint64_t lo =
+      (d.flags & kDescending) ? d.src + d.length - q.progress - n : d.src + q.progress;
+  Packet* p = net_.pool().take();
+  if (!access(tlm::TLM_READ_COMMAND, lo, p->payload, n, delay)) {
+    net_.pool().give(p);
+    finish_descriptor(f);
+    return;
+  }
+  delay += clock_.cycles(cfg_.packet_cycles);
+  if (delay > SC_ZERO_TIME) sc_core::wait(delay);
+  delay = SC_ZERO_TIME;
+
+  const TorusShape& s = net_.shape();
+  p->src = node_;
+  p->dest = s.node({{d.dest[0], d.dest[1], d.dest[2]}});
+  p->chunks = static_cast<uint8_t>(net_.config().chunks_for(n));
+  p->kind = d.kind == kMemoryFifo  ? PacketKind::MemoryFifo
+            : d.kind == kDirectPut ? PacketKind::DirectPut
+                                   : PacketKind::RemoteGet;
+  p->vc_class = d.vc == kVcHighPriority ? VcClass::HighPriority
+                : d.vc == kVcDynamic    ? VcClass::Dynamic
+                                        : VcClass::Deterministic;
+  p->counter = d.rec_counter;
+  p->fifo = d.fifo;
+  p->offset = d.put_offset + static_cast<uint32_t>(lo - d.src);
+  p->sw0 = d.sw0;
+  p->sw1 = d.length;
+  p->payload_bytes = static_cast<uint16_t>(n);
+  if (!net_.inject(torus_queue(f), p)) {
+    // pick_fifo() saw room and only this engine fills the queue: a model bug.
+    throw std::logic_error(std::string(name()) + ": torus injection queue full after check");
+  }
+  const auto r = inj_counters_->decrement(d.inj_counter, n, false, 0, 0);
+  if (r.underflow) {
+    fail(kUnderflow, fmt::format("node {} injection counter {} underflowed: a {} B packet from "
+                                 "the descriptor at {:#x} exceeded its value",
+                                 s.name(node_), d.inj_counter, n, q.loaded_from));
+  }
+  q.progress += n;
+  ++totals_.packets_sent;
+  totals_.bytes_sent += n;
+  bytes_sent_ += n;
+  ++(d.kind == kMemoryFifo ? sent_memfifo_ : d.kind == kDirectPut ? sent_put_ : sent_get_);
+  const InjectionEvent ev{node_, f, q.high(), &d, lo, lo + n, inj_counters_->value(d.inj_counter),
+                          p};
+  for (auto& o : injection_observers_) o(ev);
+  if (q.progress == d.length || (claim && inj_counters_->value(d.inj_counter) == 0)) {
+    finish_descriptor(f);
+  }
+}
+
+void TorusDma::injection_engine() {
+  for (;;) {
+    const int f = pick_fifo();
+    if (f < 0) {
+      sc_core::wait(work_);
+      continue;
+    }
+    const sc_time start = hs::now();
+    sc_time delay = SC_ZERO_TIME;
+    if (!inj_[f].loaded) {
+      load_descriptor(f, delay);
+      if (delay > SC_ZERO_TIME) sc_core::wait(delay);
+    } else {
+      send_packet(f, delay);
+    }
+    injection_busy_.add(hs::now() - start);
+  }
+}
+
+void TorusDma::injection_ready(int) {
+  work_.notify(SC_ZERO_TIME);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reception
+
+bool TorusDma::accept(const Packet& p) {
+  auto refuse = [&] {
+    ++refusals_;
+    refused_ = true;
+    return false;
+  };
+  if (rx_held_ >= cfg_.reception_buffer) return refuse();
+  if (p.kind == PacketKind::MemoryFifo && p.fifo < rec_.size()) {
+    RecFifo& r = rec_[p.fifo];
+    const uint64_t slots = (r.end - r.start) / kFifoSlot;
+    if (slots == 0 || used(r.head, r.tail, r.start, r.end) / kFifoSlot + r.reserved + 1 >= slots) {
+      return refuse();
+    }
+    ++r.reserved;
+  } else if (p.kind == PacketKind::RemoteGet && p.fifo < inj_.size()) {
+    InjFifo& q = inj_[p.fifo];
+    const uint64_t slots = (q.end - q.start) / sizeof(Descriptor);
+    const uint64_t n = p.payload_bytes / sizeof(Descriptor);
+    if (slots == 0 ||
+        used(q.head, q.tail, q.start, q.end) / sizeof(Descriptor) + q.reserved + n >= slots) {
+      return refuse();
+    }
+    q.reserved += static_cast<uint32_t>(n);
+  }
+  ++rx_held_;
+  return true;
+}
+
+void TorusDma::deliver(Packet* p) {
+  sc_time delay = SC_ZERO_TIME;
+  auto write = [&](uint64_t addr, const void* src, uint32_t len) {
+    prepare(rx_txn_.gp, tlm::TLM_WRITE_COMMAND, addr,
+            static_cast<unsigned char*>(const_cast<void*>(src)), len);
+    bus->b_transport(rx_txn_.gp, delay);
+    if (!rx_txn_.gp.is_response_ok()) {
+      fail(kBusError, fmt::format("reception write of {} B at {:#x} failed: {}", len, addr,
+                                  rx_txn_.gp.get_response_string()));
+    }
+  };
+  const std::string& where = net_.shape().name(node_);
+  switch (p->kind) {
+    case PacketKind::Synthetic:
+      break;
+    case PacketKind::DirectPut: {
+      if (p->counter >= cfg_.reception_bank.counters()) {
+        fail(kBoundsError, fmt::format("node {}: direct put from node {} names reception "
+                                       "counter {} (bank has {})",
+                                       where, p->src, p->counter, cfg_.reception_bank.counters()));
+        p->payload_bytes = 0;
+        break;
+      }
+      const uint64_t addr = rec_counters_->base_address(p->counter) + p->offset;
+      if (rec_counters_->decrement(p->counter, 0, true, addr, p->payload_bytes).out_of_bounds) {
+        fail(kBoundsError,
+             fmt::format("node {}: direct put of {} B at {:#x} (counter {} base + {:#x}) lies "
+                         "outside the counter's [base, max] window; not written",
+                         where, p->payload_bytes, addr, p->counter, p->offset));
+        p->payload_bytes = 0;
+        break;
+      }
+      write(addr, p->payload, p->payload_bytes);
+      break;
+    }
+    case PacketKind::MemoryFifo: {
+      if (p->fifo >= rec_.size()) {
+        fail(kBadFifo, fmt::format("node {}: memory-FIFO packet from node {} for reception "
+                                   "FIFO {} (there are {})",
+                                   where, p->src, p->fifo, rec_.size()));
+        break;
+      }
+      RecFifo& r = rec_[p->fifo];
+      const uint64_t slot = advance(r.tail, r.start, r.end, uint64_t{r.writing} * kFifoSlot);
+      ++r.writing;
+      uint8_t entry[kFifoSlot];
+      const FifoEntryHeader h{p->offset, p->sw0, p->sw1, static_cast<uint16_t>(p->src),
+                              p->payload_bytes};
+      std::memcpy(entry, &h, sizeof h);
+      std::memcpy(entry + sizeof h, p->payload, p->payload_bytes);
+      write(slot, entry, static_cast<uint32_t>(sizeof h + p->payload_bytes));
+      break;
+    }
+    case PacketKind::RemoteGet: {
+      if (p->fifo >= inj_.size()) {
+        fail(kBadFifo, fmt::format("node {}: remote get from node {} for injection FIFO {} "
+                                   "(there are {})",
+                                   where, p->src, p->fifo, inj_.size()));
+        break;
+      }
+      InjFifo& q = inj_[p->fifo];
+      const uint32_t n = p->payload_bytes / sizeof(Descriptor);
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t slot =
+            advance(q.tail, q.start, q.end, uint64_t{q.writing + i} * sizeof(Descriptor));
+        write(slot, p->payload + i * sizeof(Descriptor), sizeof(Descriptor));
+      }
+      q.writing += n;
+      break;
+    }
+  }
+  // Entries become visible in arrival order, when their memory writes have finished.
+  const sc_time done = std::max(hs::now() + delay, last_completion_);
+  last_completion_ = done;
+  completions_.push(done, p);
+}
+
+void TorusDma::complete(Packet*& p) {
+  uint64_t addr = 0;
+  switch (p->kind) {
+    case PacketKind::Synthetic:
+      break;
+    case PacketKind::DirectPut:
+      if (p->payload_bytes > 0) {
+        addr = rec_counters_->base_address(p->counter) + p->offset;
+        const auto r = rec_counters_->decrement(p->counter, p->payload_bytes, false, 0, 0);
+        if (r.underflow) {
+          fail(kUnderflow,
+               fmt::format("node {}: reception counter {} underflowed by a {} B "
+                           "direct put from node {}",
+                           net_.shape().name(node_), p->counter, p->payload_bytes, p->src));
+        }
+        ++received_put_;
+      }
+      break;
+    case PacketKind::MemoryFifo:
+      if (p->fifo < rec_.size()) {
+        RecFifo& r = rec_[p->fifo];
+        addr = r.tail;
+        r.tail = advance(r.tail, r.start, r.end, kFifoSlot);
+        --r.writing;
+        --r.reserved;
+        ++received_memfifo_;
+        if (r.config & kConfigIrq) raise_irq_(reception_fifo_irq(p->fifo));
+      }
+      break;
+    case PacketKind::RemoteGet:
+      if (p->fifo < inj_.size()) {
+        InjFifo& q = inj_[p->fifo];
+        const uint32_t n = p->payload_bytes / sizeof(Descriptor);
+        q.tail = advance(q.tail, q.start, q.end, uint64_t{n} * sizeof(Descriptor));
+        q.writing -= n;
+        q.reserved -= n;
+        remote_descriptors_ += n;
+        ++received_get_;
+        const RemoteGetEvent ev{node_, p->fifo, p->src, n};
+        for (auto& o : remote_get_observers_) o(ev);
+        work_.notify(SC_ZERO_TIME);
+      }
+      break;
+  }
+  ++totals_.packets_received;
+  totals_.bytes_received += p->payload_bytes;
+  bytes_received_ += p->payload_bytes;
+  const ReceptionEvent ev{node_, p, addr};
+  for (auto& o : reception_observers_) o(ev);
+  net_.pool().give(p);
+  --rx_held_;
+  if (refused_) {
+    refused_ = false;
+    net_.reception_ready(node_);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registers
+
+bool TorusDma::reg_read(uint64_t off, unsigned width, uint64_t& v) {
+  if (off >= kRecCounterBank && off < kRecCounterBank + counters::kBankSpan) {
+    return rec_counters_->read(static_cast<uint32_t>(off - kRecCounterBank), width, v);
+  }
+  if (off >= kInjCounterBank && off < kInjCounterBank + counters::kBankSpan) {
+    return inj_counters_->read(static_cast<uint32_t>(off - kInjCounterBank), width, v);
+  }
+  if (off == kErrorReg) {
+    v = error_;
+    return width == 4;
+  }
+  const bool injection = off < kRecFifoBase;
+  const uint64_t base = injection ? kInjFifoBase : kRecFifoBase;
+  const uint64_t stride = injection ? kInjFifoStride : kRecFifoStride;
+  const uint64_t idx = (off - base) / stride, reg = (off - base) % stride;
+  if (off >= kErrorReg || idx >= (injection ? inj_.size() : rec_.size())) return false;
+  uint64_t start, end, head, tail, config;
+  if (injection) {
+    const InjFifo& q = inj_[idx];
+    start = q.start, end = q.end, head = q.head, tail = q.tail, config = q.config;
+  } else {
+    const RecFifo& r = rec_[idx];
+    start = r.start, end = r.end, head = r.head, tail = r.tail, config = r.config;
+  }
+  switch (reg) {
+    case kFifoStart:
+      v = start;
+      return width == 8;
+    case kFifoEnd:
+      v = end;
+      return width == 8;
+    case kFifoHead:
+      v = head;
+      return width == 8;
+    case kFifoTail:
+      v = tail;
+      return width == 8;
+    case kFifoConfig:
+      v = config;
+      return width == 4;
+    default:
+      return false;
+  }
+}
+
+bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width) {
+  if (off >= kRecCounterBank && off < kRecCounterBank + counters::kBankSpan) {
+    return rec_counters_->write(static_cast<uint32_t>(off - kRecCounterBank), v, width);
+  }
+  if (off >= kInjCounterBank && off < kInjCounterBank + counters::kBankSpan) {
+    return inj_counters_->write(static_cast<uint32_t>(off - kInjCounterBank), v, width);
+  }
+  const bool injection = off < kRecFifoBase;
+  const uint64_t base = injection ? kInjFifoBase : kRecFifoBase;
+  const uint64_t stride = injection ? kInjFifoStride : kRecFifoStride;
+  const uint64_t idx = (off - base) / stride, reg = (off - base) % stride;
+  if (off >= kErrorReg || idx >= (injection ? inj_.size() : rec_.size())) return false;
+  const uint64_t align = injection ? sizeof(Descriptor) : kFifoSlot;
+  auto in_ring = [&](uint64_t start, uint64_t end, uint64_t pos) {
+    return pos >= start && pos < end && (pos - start) % align == 0;
+  };
+  const std::string what = fmt::format("{} FIFO {}", injection ? "injection" : "reception", idx);
+  if (reg == kFifoConfig) {
+    if (width != 4) return false;
+    (injection ? inj_[idx].config : rec_[idx].config) = static_cast<uint32_t>(v);
+    return true;
+  }
+  if (width != 8) return false;
+  uint64_t& start = injection ? inj_[idx].start : rec_[idx].start;
+  uint64_t& end = injection ? inj_[idx].end : rec_[idx].end;
+  uint64_t& head = injection ? inj_[idx].head : rec_[idx].head;
+  uint64_t& tail = injection ? inj_[idx].tail : rec_[idx].tail;
+  switch (reg) {
+    case kFifoStart:
+      if (v % align != 0) {
+        fail(kBadFifo, fmt::format("{} START {:#x} is not {}-byte aligned", what, v, align));
+        return true;
+      }
+      start = head = tail = v;
+      return true;
+    case kFifoEnd:
+      if (v <= start || (v - start) % align != 0) {
+        fail(kBadFifo, fmt::format("{} END {:#x} must lie above START {:#x} by a multiple of {} B",
+                                   what, v, start, align));
+        return true;
+      }
+      end = v;
+      return true;
+    case kFifoTail:
+      if (!injection) return false;  // the engine owns a reception FIFO's tail
+      if (!in_ring(start, end, v)) {
+        fail(kBadFifo, fmt::format("{} TAIL {:#x} outside [{:#x}, {:#x}) or misaligned", what, v,
+                                   start, end));
+        return true;
+      }
+      tail = v;
+      work_.notify(SC_ZERO_TIME);
+      return true;
+    case kFifoHead:
+      if (injection) return false;  // the engine owns an injection FIFO's head
+      if (!in_ring(start, end, v)) {
+        fail(kBadFifo, fmt::format("{} HEAD {:#x} outside [{:#x}, {:#x}) or misaligned", what, v,
+                                   start, end));
+        return true;
+      }
+      head = v;
+      if (refused_) {
+        refused_ = false;
+        net_.reception_ready(node_);
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+void TorusDma::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  const unsigned width = gp.get_data_length();
+  const uint64_t off = gp.get_address();
+  uint64_t v = 0;
+  bool ok;
+  if (gp.is_read()) {
+    ok = (width == 4 || width == 8) && reg_read(off, width, v);
+    if (ok) std::memcpy(gp.get_data_ptr(), &v, width);
+  } else {
+    std::memcpy(&v, gp.get_data_ptr(), std::min(width, 8u));
+    ok = (width == 4 || width == 8) && reg_write(off, v, width);
+  }
+  delay += clock_.cycles(cfg_.counter_timing.read_latency);
+  gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+}  // namespace hs::torus::dma

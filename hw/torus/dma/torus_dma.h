@@ -1,0 +1,179 @@
+// The compute node's DMA engine. Injection: circular FIFOs of 32-byte descriptors in node
+// memory (head/tail registers, normal or high priority); the engine fetches a descriptor,
+// reads its buffer and cuts it into packets of up to 256 bytes, one packet at a time from the
+// FIFO chosen by priority and then round robin, decrementing the descriptor's injection
+// counter by each packet's payload. Reception: memory-FIFO packets become entries of a
+// reception FIFO in memory, direct-put packets are written at their reception counter's base +
+// offset (bounds-checked) and decrement it, and remote-get packets' descriptors are appended
+// to a local injection FIFO, all without a core.
+#pragma once
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "hw/dma_counters/counter_bank_model.h"
+#include "hw/torus/dma/torus_dma_interface.h"
+#include "hw/torus/network/torus_network.h"
+#include "tlm/payload/extensions.h"
+#include "tlm/stats/statistics.h"
+#include "tlm/timing/clock.h"
+#include "tlm/timing/timed_queue.h"
+
+namespace hs::torus::dma {
+
+struct DmaConfig {
+  double clock_hz = 850e6;
+  uint32_t descriptor_cycles = 8;  // fetch-to-first-packet decode
+  uint32_t packet_cycles = 4;      // per packet: header build and injection handshake
+  int injection_fifos = 16;
+  int reception_fifos = 4;
+  uint32_t reception_buffer = 8;  // packets the reception unit holds while writing memory
+  counters::BankShape injection_bank{4, 64, false};
+  counters::BankShape reception_bank{4, 64, true};
+  counters::CounterTiming counter_timing;
+
+  // Declares every parameter under `prefix` (e.g. torus.node.dma).
+  static DmaConfig declare(const std::string& prefix);
+};
+
+// One packet leaving the engine, as checkers see it.
+struct InjectionEvent {
+  int node;
+  int fifo;
+  bool high_priority_fifo;
+  const Descriptor* descriptor;
+  uint64_t lo, hi;  // source bytes [lo, hi) this packet carries
+  uint32_t counter_after;
+  const Packet* packet;
+};
+// Descriptors a remote-get packet appended to a local injection FIFO.
+struct RemoteGetEvent {
+  int node;
+  int fifo;
+  int from;
+  uint32_t descriptors;
+};
+// A packet the reception unit finished (memory written, counter decremented).
+struct ReceptionEvent {
+  int node;
+  const Packet* packet;
+  uint64_t addr;  // where its payload went (direct put, memory FIFO entry)
+};
+
+class TorusDma : public sc_core::sc_module, public NodeEndpoint {
+ public:
+  tlm_utils::simple_initiator_socket<TorusDma> bus;     // to node memory
+  tlm_utils::simple_target_socket<TorusDma> registers;  // MMIO window, kRegisterSpan bytes
+
+  SC_HAS_PROCESS(TorusDma);
+  TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network, const DmaConfig& cfg,
+           std::function<void(unsigned line)> raise_irq, int initiator_id);
+
+  counters::CounterBank& injection_counters() { return *inj_counters_; }
+  counters::CounterBank& reception_counters() { return *rec_counters_; }
+  const DmaConfig& config() const { return cfg_; }
+  uint32_t error() const { return error_; }
+
+  void observe_injection(std::function<void(const InjectionEvent&)> fn) {
+    injection_observers_.push_back(std::move(fn));
+  }
+  void observe_remote_get(std::function<void(const RemoteGetEvent&)> fn) {
+    remote_get_observers_.push_back(std::move(fn));
+  }
+  void observe_reception(std::function<void(const ReceptionEvent&)> fn) {
+    reception_observers_.push_back(std::move(fn));
+  }
+
+  // NodeEndpoint (called by the network).
+  bool accept(const Packet& p) override;
+  void deliver(Packet* p) override;
+  void injection_ready(int queue) override;
+
+  struct Totals {  // for machine-wide aggregates
+    uint64_t packets_sent = 0, bytes_sent = 0, packets_received = 0, bytes_received = 0;
+  };
+  const Totals& totals() const { return totals_; }
+
+ private:
+  struct InjFifo {
+    uint64_t start = 0, end = 0, head = 0, tail = 0;
+    uint32_t config = 0;
+    bool loaded = false;
+    Descriptor d;
+    uint64_t loaded_from = 0;
+    uint32_t progress = 0;
+    uint32_t reserved = 0;  // descriptor slots promised to accepted remote-get packets
+    uint32_t writing = 0;   // of those, being written to memory
+    bool high() const { return config & kConfigHighPriority; }
+    bool has_work() const { return loaded || head != tail; }
+  };
+  struct RecFifo {
+    uint64_t start = 0, end = 0, head = 0, tail = 0;
+    uint32_t config = 0;
+    uint32_t reserved = 0;  // entries promised to accepted packets
+    uint32_t writing = 0;   // of those, being written to memory
+  };
+
+  void injection_engine();
+  int pick_fifo();
+  int torus_queue(int fifo) const;
+  bool load_descriptor(int f, sc_core::sc_time& delay);
+  bool validate(const Descriptor& d, std::string& why) const;
+  void send_packet(int f, sc_core::sc_time& delay);
+  void finish_descriptor(int f);
+  void complete(Packet*& p);
+
+  bool access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len,
+              sc_core::sc_time& delay);
+  void fail(Error code, const std::string& why);
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool reg_read(uint64_t offset, unsigned width, uint64_t& v);
+  bool reg_write(uint64_t offset, uint64_t v, unsigned width);
+  static uint64_t advance(uint64_t pos, uint64_t start, uint64_t end, uint64_t bytes);
+  static uint64_t used(uint64_t head, uint64_t tail, uint64_t start, uint64_t end);
+
+  int node_;
+  TorusNetwork& net_;
+  DmaConfig cfg_;
+  Clock clock_;
+  std::function<void(unsigned)> raise_irq_;
+  std::unique_ptr<counters::CounterBankModel> inj_counters_, rec_counters_;
+  std::vector<InjFifo> inj_;
+  std::vector<RecFifo> rec_;
+  int rr_high_ = 0, rr_normal_ = 0;
+  sc_core::sc_event work_;
+  TaggedPayload<InitiatorExt> txn_;     // the injection engine's accesses
+  TaggedPayload<InitiatorExt> rx_txn_;  // the reception unit's accesses
+  uint32_t rx_held_ = 0;                // packets accepted, not yet completed
+  bool refused_ = false;                // a packet waits in the network for room
+  sc_core::sc_time last_completion_ = sc_core::SC_ZERO_TIME;
+  TimedQueue<Packet*> completions_;
+  uint32_t error_ = kNoError;
+  Totals totals_;
+  std::vector<std::function<void(const InjectionEvent&)>> injection_observers_;
+  std::vector<std::function<void(const RemoteGetEvent&)>> remote_get_observers_;
+  std::vector<std::function<void(const ReceptionEvent&)>> reception_observers_;
+
+  StatGroup stats_;
+  Counter& descriptors_;
+  Counter& sent_memfifo_;
+  Counter& sent_put_;
+  Counter& sent_get_;
+  Counter& bytes_sent_;
+  Counter& received_memfifo_;
+  Counter& received_put_;
+  Counter& received_get_;
+  Counter& bytes_received_;
+  Counter& remote_descriptors_;
+  Counter& refusals_;
+  Counter& errors_;
+  BusyTime& injection_busy_;
+};
+
+}  // namespace hs::torus::dma

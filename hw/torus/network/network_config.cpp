@@ -1,0 +1,72 @@
+#include "hw/torus/network/network_config.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::torus {
+
+NetworkConfig NetworkConfig::declare(const std::string& prefix) {
+  ParamScope p(prefix);
+  NetworkConfig c;
+  const Range dims = Range::between(1, 64);
+  c.x = static_cast<int>(p.integer("x", c.x, "nodes", "torus size along x", dims));
+  c.y = static_cast<int>(p.integer("y", c.y, "nodes", "torus size along y", dims));
+  c.z = static_cast<int>(p.integer("z", c.z, "nodes", "torus size along z", dims));
+  c.wrap = p.flag("wrap", c.wrap, "wrap-around links on every axis (false: a mesh)");
+  c.link_bytes_per_second = p.real("link_rate", c.link_bytes_per_second, "B/s",
+                                   "link rate per direction", Range::between(1e6, 1e12));
+  c.hop_latency_ns =
+      p.real("hop_latency", c.hop_latency_ns, "ns",
+             "per-hop latency of a packet head: router pipeline and wire", Range::between(0, 1e6));
+  c.credit_latency_ns =
+      p.real("credit_latency", c.credit_latency_ns, "ns",
+             "delay before a freed buffer's tokens reach the sender", Range::between(0, 1e6));
+  c.vc_buffer_chunks = static_cast<uint32_t>(
+      p.integer("vc_buffer", c.vc_buffer_chunks, "chunks",
+                "input buffer per virtual channel in 32-byte chunks; the bubble rule needs two "
+                "full-size packets",
+                Range::between(2 * kMaxChunks, 4096)));
+  c.dynamic_vcs = static_cast<int>(p.integer("dynamic_vcs", c.dynamic_vcs, "VCs",
+                                             "adaptive virtual channels (besides the bubble "
+                                             "escape VC and the high-priority VC)",
+                                             Range::between(0, 4)));
+  c.routing = p.choice("routing", "adaptive",
+                       "adaptive: minimal adaptive on dynamic VCs with bubble escape; "
+                       "deterministic: dimension order on the bubble VC only",
+                       {"adaptive", "deterministic"}) == "adaptive"
+                  ? Routing::Adaptive
+                  : Routing::Deterministic;
+  c.header_bytes = static_cast<uint32_t>(p.integer(
+      "header_bytes", c.header_bytes, "B",
+      "hardware and DMA header carried in a packet's first chunk", Range::between(8, 32)));
+  c.framing_bytes = static_cast<uint32_t>(
+      p.integer("framing_bytes", c.framing_bytes, "B",
+                "per-packet link overhead (CRC, sequence number, token acknowledgement)",
+                Range::between(0, 64)));
+  c.injection_queues = static_cast<int>(p.integer("injection_queues", c.injection_queues, "FIFOs",
+                                                  "normal-priority torus injection FIFOs per "
+                                                  "node (one more is high priority)",
+                                                  Range::between(1, 16)));
+  c.injection_queue_packets = static_cast<uint32_t>(
+      p.integer("injection_queue", c.injection_queue_packets, "packets",
+                "packets each torus injection FIFO holds", Range::between(1, 1024)));
+  c.reception_bytes_per_second =
+      p.real("reception_rate", c.reception_bytes_per_second, "B/s",
+             "rate at which a node's reception port takes packets off the network",
+             Range::between(1e6, 1e12));
+  return c;
+}
+
+double NetworkConfig::bisection_bound_per_node() const {
+  const int k = std::max({x, y, z});
+  if (k == 1) return reception_bytes_per_second;
+  // Uniform random: half of each half's traffic crosses the cut, so N/4 x rate crosses it in
+  // each direction; the cut has 2N/k (torus) or N/k (mesh) links per direction. For odd k the
+  // halves are uneven; the bound uses the same formula as an approximation.
+  return (wrap ? 8.0 : 4.0) * link_bytes_per_second / k;
+}
+
+}  // namespace hs::torus

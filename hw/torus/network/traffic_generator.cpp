@@ -1,0 +1,142 @@
+#include "hw/torus/network/traffic_generator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tlm/kernel/now.h"
+
+namespace hs::torus {
+
+TrafficGenerator::TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg)
+    : net_(net),
+      cfg_(cfg),
+      chunks_(cfg.packet_bytes / kChunkBytes),
+      warmup_ps_(static_cast<uint64_t>(cfg.warmup_ns * 1e3)),
+      end_ps_(static_cast<uint64_t>(cfg.end_ns * 1e3)) {
+  const int n = net.shape().nodes();
+  const double rate = cfg.load * net.config().bisection_bound_per_node();  // wire B/s per node
+  mean_gap_ps_ = rate > 0 ? net.config().wire_bytes(chunks_) / rate * 1e12 : 0;
+  ports_.resize(n);
+  sources_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    ports_[i].gen = this;
+    ports_[i].node = i;
+    net.attach(i, &ports_[i]);
+    sources_[i].rng.seed(cfg.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(i));
+    if (!sends(i) || mean_gap_ps_ <= 0) continue;
+    ++active_nodes_;
+    std::exponential_distribution<double> gap(1.0 / mean_gap_ps_);
+    net.schedule(sc_core::sc_time::from_value(static_cast<uint64_t>(gap(sources_[i].rng))), this,
+                 i);
+  }
+}
+
+bool TrafficGenerator::sends(int node) const {
+  if (net_.shape().nodes() < 2) return false;
+  if (cfg_.pattern != Pattern::Transpose) return true;
+  const Coord c = net_.shape().coord(node);
+  return c.v[0] != c.v[1];  // the diagonal maps onto itself
+}
+
+int TrafficGenerator::destination(int node, Source& s) {
+  const TorusShape& shape = net_.shape();
+  switch (cfg_.pattern) {
+    case Pattern::UniformRandom: {
+      std::uniform_int_distribution<int> pick(0, shape.nodes() - 2);
+      const int d = pick(s.rng);
+      return d >= node ? d + 1 : d;
+    }
+    case Pattern::NearestNeighbour:
+      for (int i = 0; i < kDirs; ++i) {
+        const int d = shape.neighbour(node, (s.next_neighbour++) % kDirs);
+        if (d >= 0 && d != node) return d;
+      }
+      return -1;
+    case Pattern::Transpose: {
+      const Coord c = shape.coord(node);
+      return shape.node({{c.v[1], c.v[0], c.v[2]}});
+    }
+  }
+  return -1;
+}
+
+void TrafficGenerator::on_timer(int node) {
+  const uint64_t now = hs::now().value();
+  if (now >= end_ps_) return;
+  Source& s = sources_[node];
+  const int dest = destination(node, s);
+  if (dest >= 0) {
+    ++generated_;
+    if (s.queue.size() >= cfg_.source_queue) {
+      ++refused_;
+    } else {
+      Packet* p = net_.pool().take();
+      p->src = node;
+      p->dest = dest;
+      p->chunks = static_cast<uint8_t>(chunks_);
+      p->kind = PacketKind::Synthetic;
+      p->vc_class = cfg_.vc_class;
+      p->payload_bytes = static_cast<uint16_t>(cfg_.packet_bytes - net_.config().header_bytes);
+      p->created_ps = std::max<uint64_t>(now, 1);
+      s.queue.push_back(p);
+      drain(node);
+    }
+  }
+  std::exponential_distribution<double> gap(1.0 / mean_gap_ps_);
+  net_.schedule(sc_core::sc_time::from_value(now + 1 + static_cast<uint64_t>(gap(s.rng))), this,
+                node);
+}
+
+void TrafficGenerator::drain(int node) {
+  Source& s = sources_[node];
+  const int queues = net_.config().injection_queues;
+  while (!s.queue.empty()) {
+    bool placed = false;
+    for (int i = 0; i < queues && !placed; ++i) {
+      const int q = (s.next_queue + i) % queues;
+      if (net_.inject(q, s.queue.front())) {
+        s.next_queue = (q + 1) % queues;
+        placed = true;
+      }
+    }
+    if (!placed) return;
+    s.queue.pop_front();
+  }
+}
+
+void TrafficGenerator::received(int node, Packet* p) {
+  const uint64_t now = hs::now().value();
+  ++delivered_;
+  if (p->dest != node) ++misdelivered_;
+  if (now >= warmup_ps_ && now < end_ps_) window_bytes_ += net_.config().wire_bytes(p->chunks);
+  if (p->created_ps >= warmup_ps_ && p->created_ps < end_ps_) {
+    latencies_ns_.push_back(static_cast<float>((now - p->created_ps) / 1e3));
+  }
+  net_.pool().give(p);
+}
+
+double TrafficGenerator::offered_per_node() const {
+  return mean_gap_ps_ > 0 ? net_.config().wire_bytes(chunks_) / mean_gap_ps_ * 1e12 : 0;
+}
+
+double TrafficGenerator::accepted_per_node() const {
+  const double window = (end_ps_ - warmup_ps_) / 1e12;
+  return active_nodes_ && window > 0 ? window_bytes_ / window / active_nodes_ : 0;
+}
+
+double TrafficGenerator::mean_latency_ns() const {
+  if (latencies_ns_.empty()) return 0;
+  double s = 0;
+  for (float v : latencies_ns_) s += v;
+  return s / static_cast<double>(latencies_ns_.size());
+}
+
+double TrafficGenerator::percentile_latency_ns(double q) const {
+  if (latencies_ns_.empty()) return 0;
+  std::vector<float> v = latencies_ns_;
+  const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+  return v[k];
+}
+
+}  // namespace hs::torus

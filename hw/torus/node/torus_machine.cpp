@@ -1,0 +1,54 @@
+#include "hw/torus/node/torus_machine.h"
+
+#include <fmt/format.h>
+
+#include "tlm/params/param_registry.h"
+
+namespace hs::torus {
+
+TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
+  const std::string prefix = this->name();
+  const NetworkConfig net_cfg = NetworkConfig::declare(prefix + ".network");
+  const dma::DmaConfig dma_cfg = dma::DmaConfig::declare(prefix + ".node.dma");
+  const auto stats_limit = ParamScope(prefix).integer(
+      "node_stats_limit", 64, "nodes",
+      "report each node's statistics for machines of at most this many nodes (the machine's "
+      "aggregates are always reported)",
+      Range::between(0, 1 << 20));
+  network = std::make_unique<TorusNetwork>("network", net_cfg);
+  const int n = net_cfg.nodes();
+  StatsRegistry::instance().set_detached(n > stats_limit);
+  for (int i = 0; i < n; ++i) {
+    const std::string node_name = fmt::format("n{}", i);
+    SharedParams shared(prefix + "." + node_name, prefix + ".node");
+    nodes.push_back(std::make_unique<ComputeNode>(node_name.c_str(), i, *network, dma_cfg));
+  }
+  StatsRegistry::instance().set_detached(false);
+
+  stats_ = std::make_unique<StatGroup>(prefix + ".dma");
+  auto sum = [this](uint64_t dma::TorusDma::Totals::*field) {
+    return [this, field] {
+      double s = 0;
+      for (const auto& node : nodes) s += static_cast<double>(node->dma->totals().*field);
+      return s;
+    };
+  };
+  stats_->derived("packets_sent", "packets", "packets all DMA engines injected",
+                  sum(&dma::TorusDma::Totals::packets_sent));
+  stats_->derived("bytes_sent", "B", "payload bytes all DMA engines injected",
+                  sum(&dma::TorusDma::Totals::bytes_sent));
+  stats_->derived("packets_received", "packets", "packets all DMA engines received",
+                  sum(&dma::TorusDma::Totals::packets_received));
+  stats_->derived("bytes_received", "B", "payload bytes all DMA engines received",
+                  sum(&dma::TorusDma::Totals::bytes_received));
+}
+
+std::vector<Core*> TorusMachine::cores() const {
+  std::vector<Core*> v;
+  for (const auto& node : nodes) {
+    for (Core* c : node->cores()) v.push_back(c);
+  }
+  return v;
+}
+
+}  // namespace hs::torus

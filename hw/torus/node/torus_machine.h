@@ -1,0 +1,29 @@
+// The torus machine: X x Y x Z compute nodes and the network that joins them, assembled from
+// parameters under `torus.` (network: torus.network.*, every node: torus.node.*).
+#pragma once
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "hw/torus/network/torus_network.h"
+#include "hw/torus/node/compute_node.h"
+#include "tlm/stats/statistics.h"
+
+namespace hs::torus {
+
+class TorusMachine : public sc_core::sc_module {
+ public:
+  explicit TorusMachine(sc_core::sc_module_name name);
+
+  std::vector<Core*> cores() const;
+  const TorusShape& shape() const { return network->shape(); }
+  ComputeNode& node(int id) { return *nodes[id]; }
+
+  std::unique_ptr<TorusNetwork> network;
+  std::vector<std::unique_ptr<ComputeNode>> nodes;
+
+ private:
+  std::unique_ptr<StatGroup> stats_;
+};
+
+}  // namespace hs::torus

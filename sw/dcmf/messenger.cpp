@@ -1,0 +1,352 @@
+#include "sw/dcmf/messenger.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <stdexcept>
+
+namespace hs::fw::dcmf {
+
+namespace dma = hs::torus::dma;
+using torus_dma::Bank;
+
+Protocol parse_protocol(const std::string& name) {
+  if (name == "eager") return Protocol::Eager;
+  if (name == "rendezvous") return Protocol::Rendezvous;
+  if (name == "split") return Protocol::Split;
+  if (name == "auto") return Protocol::Auto;
+  throw std::invalid_argument("protocol '" + name + "' (eager, rendezvous, split, auto)");
+}
+
+const char* protocol_name(Protocol p) {
+  switch (p) {
+    case Protocol::Eager:
+      return "eager";
+    case Protocol::Rendezvous:
+      return "rendezvous";
+    case Protocol::Split:
+      return "split";
+    case Protocol::Auto:
+      return "auto";
+  }
+  return "?";
+}
+
+Messenger::Messenger(Hal& hal, const MessengerConfig& cfg, const hs::torus::TorusShape& shape,
+                     int node)
+    : hal_(hal), cfg_(cfg), shape_(shape), node_(node) {}
+
+void Messenger::init() {
+  using namespace layout;
+  data_fifo_ = torus_dma::setup_injection_fifo(hal_, kDataFifo, kInjFifos, kInjFifoBytes, false);
+  high_fifo_ = torus_dma::setup_injection_fifo(hal_, kHighFifo, kInjFifos + kInjFifoBytes,
+                                               kInjFifoBytes, true);
+  control_fifo_ = torus_dma::setup_injection_fifo(hal_, kControlFifo, kInjFifos + 2 * kInjFifoBytes,
+                                                  kInjFifoBytes, true);
+  rec_fifo_ = torus_dma::setup_reception_fifo(hal_, kReceptionFifo, kRecFifo, kRecFifoBytes,
+                                              cfg_.interrupts);
+  // The control counter counts RTS and acknowledgement bytes; it stays disabled and far from 0.
+  torus_dma::set_counter(hal_, Bank::Injection, kControlCounter, 0xFFFFFFFFu);
+  const int total = cfg_.counter_groups * cfg_.counters_per_group;
+  for (int c = total - 1; c >= 0; --c) {
+    if (c != static_cast<int>(kControlCounter)) free_send_counters_.push_back(c);
+    free_recv_counters_.push_back(c);
+  }
+  const uint64_t all =
+      cfg_.counters_per_group == 64 ? ~uint64_t{0} : (uint64_t{1} << cfg_.counters_per_group) - 1;
+  for (int g = 0; g < cfg_.counter_groups; ++g) {
+    for (Bank b : {Bank::Injection, Bank::Reception}) {
+      const uint64_t mask = (b == Bank::Injection && g == 0) ? all & ~uint64_t{1} : all;
+      // One write enables a whole group (ENABLE is a write-1-to-set mask).
+      hal_.reg_write(hs::torus::amap::kDmaRegs +
+                         (b == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
+                         counters::group_reg(g, counters::kEnable),
+                     mask, 8);
+      if (cfg_.interrupts) torus_dma::enable_group_irq(hal_, b, g);
+    }
+  }
+}
+
+Protocol Messenger::resolve(Protocol p, uint32_t bytes) const {
+  if (p != Protocol::Auto) return p;
+  return bytes <= cfg_.eager_limit ? Protocol::Eager : cfg_.large;
+}
+
+dma::Descriptor Messenger::base_descriptor(int dest) const {
+  dma::Descriptor d;
+  const auto c = shape_.coord(dest);
+  for (int i = 0; i < 3; ++i) d.dest[i] = static_cast<uint8_t>(c.v[i]);
+  d.fifo = kReceptionFifo;
+  d.vc = dma::kVcDynamic;
+  return d;
+}
+
+uint64_t Messenger::scratch_slot() {
+  const uint64_t a =
+      layout::kScratch + (next_scratch_ % layout::kScratchSlots) * layout::kScratchSlot;
+  ++next_scratch_;
+  return a;
+}
+
+uint32_t Messenger::take_counter(std::vector<uint32_t>& pool, const char* what) {
+  if (pool.empty()) hal_.fail(fmt::format("out of {} counters: too many messages in flight", what));
+  const uint32_t c = pool.back();
+  pool.pop_back();
+  return c;
+}
+
+int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, uint32_t tag) {
+  if (bytes == 0) hal_.fail("send of 0 bytes");
+  if (dest < 0 || dest >= shape_.nodes())
+    hal_.fail(fmt::format("send to node {}: no such node", dest));
+  if (tag > 0x0FFFFFFF) hal_.fail(fmt::format("tag {:#x} exceeds 28 bits", tag));
+  hal_.compute(cfg_.post_cycles);
+  const Protocol p = resolve(protocol, bytes);
+  const uint32_t c = take_counter(free_send_counters_, "injection");
+  torus_dma::set_counter(hal_, Bank::Injection, c, bytes);
+  dma::Descriptor d = base_descriptor(dest);
+  d.inj_counter = static_cast<uint16_t>(c);
+  d.src = buf;
+  d.length = bytes;
+  if (p == Protocol::Eager) {
+    d.kind = dma::kMemoryFifo;
+    d.sw0 = pack(kEager, tag);
+    torus_dma::inject(hal_, data_fifo_, d);
+  } else {
+    RtsRecord rec{};
+    rec.put = base_descriptor(dest);
+    rec.put.kind = dma::kDirectPut;
+    rec.put.src = buf;
+    rec.put.length = bytes;
+    rec.put.inj_counter = static_cast<uint16_t>(c);
+    rec.put.flags = p == Protocol::Split ? (dma::kClaimFromCounter | dma::kDescending) : 0;
+    rec.size = bytes;
+    rec.tag = tag;
+    rec.reply_fifo = kHighFifo;
+    rec.protocol = static_cast<uint32_t>(p);
+    const uint64_t slot = scratch_slot();
+    hal_.store(slot, rec);
+    dma::Descriptor rts = base_descriptor(dest);
+    rts.kind = dma::kMemoryFifo;
+    rts.src = slot;
+    rts.length = sizeof rec;
+    rts.sw0 = pack(kRts, tag);
+    rts.inj_counter = kControlCounter;
+    torus_dma::inject(hal_, data_fifo_, rts);
+    if (p == Protocol::Split) {
+      d.kind = dma::kMemoryFifo;
+      d.flags = dma::kClaimFromCounter;
+      d.sw0 = pack(kSplitData, tag);
+      torus_dma::inject(hal_, data_fifo_, d);
+    }
+  }
+  const int h = next_handle_++;
+  sends_[h] = Send{c};
+  return h;
+}
+
+int Messenger::post_recv(int src, uint32_t tag, uint64_t buf, uint32_t bytes) {
+  const int h = next_handle_++;
+  Recv& r = recvs_[h];
+  r.src = src;
+  r.tag = tag;
+  r.buf = buf;
+  r.size = bytes;
+  // Anything that arrived before the receive was posted.
+  for (auto it = stash_.begin(); it != stash_.end();) {
+    if (it->src != src || it->tag != tag) {
+      ++it;
+      continue;
+    }
+    Stashed s = std::move(*it);
+    it = stash_.erase(it);
+    if (s.type == kRts) {
+      handle_rts(r, src, s.rts);
+    } else {
+      deliver_data(r, s.type, s.offset, s.data.data(), static_cast<uint32_t>(s.data.size()));
+    }
+  }
+  return h;
+}
+
+Messenger::Recv* Messenger::find_recv(int src, uint32_t tag) {
+  for (auto& [h, r] : recvs_) {
+    if (!r.done && r.src == src && r.tag == tag) return &r;
+  }
+  return nullptr;
+}
+
+void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t offset, const uint8_t* data,
+                             uint32_t n) {
+  if (uint64_t{offset} + n > r.size) {
+    hal_.fail(
+        fmt::format("message from node {} tag {} overruns its {} B receive buffer "
+                    "(bytes {}..{})",
+                    r.src, r.tag, r.size, offset, offset + n));
+  }
+  hal_.store(r.buf + offset, data, n);
+  hal_.compute((n + cfg_.copy_bytes_per_cycle - 1) / cfg_.copy_bytes_per_cycle);
+  bytes_copied_ += n;
+  r.received_fifo += n;
+  if (type == kEager) {
+    r.eager = true;
+    if (r.received_fifo == r.size) r.done = true;
+  } else if (r.counter >= 0) {
+    // Split data after the RTS: account for it on the reception counter the direct put uses.
+    torus_dma::decrement(hal_, Bank::Reception, static_cast<uint32_t>(r.counter), n);
+  }
+}
+
+void Messenger::handle_rts(Recv& r, int src, const RtsRecord& rts) {
+  hal_.compute(cfg_.rts_cycles);
+  if (rts.size > r.size) {
+    hal_.fail(fmt::format("message from node {} tag {} is {} B; the posted receive has {} B", src,
+                          r.tag, rts.size, r.size));
+  }
+  r.size = rts.size;
+  r.rts_seen = true;
+  const uint32_t remaining = rts.size - r.received_fifo;
+  if (remaining == 0) {  // the memory FIFO delivered everything before the RTS was handled
+    r.done = true;
+    return;
+  }
+  const uint32_t c = take_counter(free_recv_counters_, "reception");
+  const uint64_t base = r.buf & ~uint64_t{15};
+  torus_dma::set_counter(hal_, Bank::Reception, c, remaining, base, r.buf + r.size - 1);
+  r.counter = static_cast<int>(c);
+  dma::Descriptor put = rts.put;
+  put.rec_counter = static_cast<uint16_t>(c);
+  put.put_offset = static_cast<uint32_t>(r.buf - base);
+  const uint64_t slot = scratch_slot();
+  hal_.store(slot, put);
+  dma::Descriptor ack = base_descriptor(src);
+  ack.kind = dma::kRemoteGet;
+  ack.src = slot;
+  ack.length = sizeof put;
+  ack.fifo = static_cast<uint8_t>(rts.reply_fifo);
+  ack.inj_counter = kControlCounter;
+  torus_dma::inject(hal_, control_fifo_, ack);
+}
+
+void Messenger::handle_entry(const dma::FifoEntryHeader& h, uint64_t payload) {
+  hal_.compute(cfg_.entry_cycles);
+  const uint32_t type = h.sw0 >> 28, tag = h.sw0 & 0x0FFFFFFF;
+  const int src = h.src;
+  Recv* r = find_recv(src, tag);
+  if (type == kRts) {
+    const auto rts = hal_.load<RtsRecord>(payload);
+    if (r) {
+      handle_rts(*r, src, rts);
+    } else {
+      stash_.push_back(Stashed{src, tag, type, 0, rts.size, {}, rts});
+    }
+    return;
+  }
+  if (type != kEager && type != kSplitData) {
+    hal_.fail(fmt::format("reception FIFO entry from node {} has unknown type {}", src, type));
+  }
+  std::vector<uint8_t> data(h.payload);
+  hal_.load(payload, data.data(), data.size());
+  if (r) {
+    deliver_data(*r, type, h.offset, data.data(), h.payload);
+  } else {
+    stash_.push_back(Stashed{src, tag, type, h.offset, h.sw1, std::move(data), {}});
+  }
+}
+
+void Messenger::check_counters() {
+  std::vector<bool> groups_used(2 * cfg_.counter_groups, false);
+  for (auto& [h, s] : sends_) {
+    if (!s.done) groups_used[s.counter / cfg_.counters_per_group] = true;
+  }
+  for (auto& [h, r] : recvs_) {
+    if (!r.done && r.counter >= 0)
+      groups_used[cfg_.counter_groups + r.counter / cfg_.counters_per_group] = true;
+  }
+  for (int i = 0; i < 2 * cfg_.counter_groups; ++i) {
+    if (!groups_used[i]) continue;
+    const Bank bank = i < cfg_.counter_groups ? Bank::Injection : Bank::Reception;
+    const uint32_t g = static_cast<uint32_t>(i % cfg_.counter_groups);
+    const uint64_t bits = torus_dma::hit_zero(hal_, bank, g);
+    if (bits == 0) continue;
+    // Clearing them lets the group's interrupt line fall, so the next one raises it again.
+    hal_.reg_write(hs::torus::amap::kDmaRegs +
+                       (bank == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
+                       counters::group_reg(g, counters::kClearHitZero),
+                   bits, 8);
+    for (uint32_t b = 0; b < 64; ++b) {
+      if (!((bits >> b) & 1)) continue;
+      const uint32_t c = g * cfg_.counters_per_group + b;
+      if (bank == Bank::Injection) {
+        for (auto& [h, s] : sends_) {
+          if (!s.done && s.counter == c) {
+            s.done = true;
+            free_send_counters_.push_back(c);
+          }
+        }
+      } else {
+        for (auto& [h, r] : recvs_) {
+          if (!r.done && r.counter == static_cast<int>(c)) {
+            r.done = true;
+            free_recv_counters_.push_back(c);
+          }
+        }
+      }
+    }
+  }
+}
+
+void Messenger::progress() {
+  dma::FifoEntryHeader h;
+  uint64_t payload;
+  while (torus_dma::peek_entry(hal_, rec_fifo_, h, payload)) {
+    handle_entry(h, payload);
+    torus_dma::pop_entry(hal_, rec_fifo_);
+  }
+  check_counters();
+}
+
+void Messenger::block(uint32_t irq_mask) {
+  if (cfg_.interrupts) {
+    hal_.wait_irq(irq_mask);
+  } else {
+    hal_.compute(cfg_.poll_cycles);
+  }
+}
+
+namespace {
+uint32_t all_lines(int groups) {
+  uint32_t m = 1u << dma::reception_fifo_irq(kReceptionFifo);
+  for (int g = 0; g < groups; ++g) {
+    m |= 1u << dma::injection_counter_irq(g);
+    m |= 1u << dma::reception_counter_irq(g);
+  }
+  return m;
+}
+}  // namespace
+
+void Messenger::wait_send(int handle) {
+  auto it = sends_.find(handle);
+  if (it == sends_.end()) hal_.fail(fmt::format("wait_send({}): no such send", handle));
+  for (;;) {
+    progress();
+    if (it->second.done) break;
+    block(all_lines(cfg_.counter_groups));
+  }
+  sends_.erase(it);
+}
+
+ReceiveInfo Messenger::wait_recv(int handle) {
+  auto it = recvs_.find(handle);
+  if (it == recvs_.end()) hal_.fail(fmt::format("wait_recv({}): no such receive", handle));
+  for (;;) {
+    progress();
+    if (it->second.done) break;
+    block(all_lines(cfg_.counter_groups));
+  }
+  const Recv& r = it->second;
+  ReceiveInfo info{r.size, r.received_fifo, r.size - r.received_fifo};
+  recvs_.erase(it);
+  return info;
+}
+
+}  // namespace hs::fw::dcmf

@@ -1,0 +1,139 @@
+// A DCMF-like messaging layer on the torus DMA: point-to-point sends matched to posted
+// receives by (source, tag), with three protocols:
+// - eager: everything by memory FIFO; the target core copies every byte;
+// - rendezvous: an RTS carries a direct-put descriptor; the target fills in where the data goes
+//   and answers with a remote get that makes the origin's DMA put everything;
+// - split (seed 002): the origin DMA starts sending from the low end by memory FIFO while the
+//   RTS is in flight; the acknowledgement's direct put sends from the high end; both streams
+//   claim bytes from one send counter, so they meet without overlap.
+// Completion is by counter hit-zero, taken by interrupt or by polling.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hw/torus/network/torus_shape.h"
+#include "sw/hal/torus_dma.h"
+
+namespace hs::fw::dcmf {
+
+enum class Protocol { Eager, Rendezvous, Split, Auto };
+Protocol parse_protocol(const std::string& name);  // throws std::invalid_argument
+const char* protocol_name(Protocol p);
+
+struct MessengerConfig {
+  uint32_t eager_limit = 1920;        // Auto: messages up to this size go eager (8 packets)
+  Protocol large = Protocol::Split;   // Auto: protocol above the limit
+  uint64_t post_cycles = 300;         // build descriptors and post a send
+  uint64_t rts_cycles = 300;          // target: match an RTS, set up its counter, answer
+  uint64_t entry_cycles = 200;        // per reception-FIFO entry: dispatch, parse, match
+  uint32_t copy_bytes_per_cycle = 8;  // target core copying memory-FIFO payload
+  bool interrupts = true;             // block on interrupts (false: poll)
+  uint64_t poll_cycles = 50;          // between polls
+  int counters_per_group = 64;        // the DMA's counter bank shape
+  int counter_groups = 4;
+};
+
+// Node-memory regions the messaging layer owns.
+namespace layout {
+constexpr uint64_t kInjFifos = 0x0100'0000;  // 64 KiB per injection FIFO
+constexpr uint64_t kInjFifoBytes = 0x1'0000;
+constexpr uint64_t kRecFifo = 0x0200'0000;
+constexpr uint64_t kRecFifoBytes = 0x10'0000;  // 4096 entries
+constexpr uint64_t kScratch = 0x0300'0000;     // RTS records and acknowledgement descriptors
+constexpr uint64_t kScratchSlots = 1024;
+constexpr uint64_t kScratchSlot = 64;
+constexpr uint64_t kAppMemory = 0x1000'0000;  // applications' buffers from here
+}  // namespace layout
+
+// FIFO and counter assignments.
+constexpr int kDataFifo = 0;             // sends and RTS (normal priority)
+constexpr int kHighFifo = 1;             // remote gets append direct-put descriptors here
+constexpr int kControlFifo = 2;          // acknowledgements (high priority)
+constexpr uint32_t kControlCounter = 0;  // injection counter for RTS and acks (never reaches 0)
+constexpr int kReceptionFifo = 0;
+
+// What a completed receive reports.
+struct ReceiveInfo {
+  uint32_t bytes = 0;
+  uint32_t memory_fifo_bytes = 0;  // arrived by memory FIFO (copied by this core)
+  uint32_t direct_put_bytes = 0;   // written by the DMA alone
+};
+
+class Messenger {
+ public:
+  Messenger(Hal& hal, const MessengerConfig& cfg, const hs::torus::TorusShape& shape, int node);
+
+  // Programs the FIFOs and counters this layer uses. Call once before anything else.
+  void init();
+
+  // Posts a send; returns a handle for wait_send. The buffer must stay untouched until then.
+  int send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, uint32_t tag);
+  void wait_send(int handle);
+  // Posts a receive for (src, tag); returns a handle for wait_recv.
+  int post_recv(int src, uint32_t tag, uint64_t buf, uint32_t bytes);
+  ReceiveInfo wait_recv(int handle);
+  // Handles everything that has arrived; never blocks.
+  void progress();
+
+  uint64_t bytes_copied() const { return bytes_copied_; }
+  Protocol resolve(Protocol p, uint32_t bytes) const;
+
+ private:
+  enum MsgType : uint32_t { kEager = 1, kRts = 2, kSplitData = 3 };
+  struct RtsRecord {
+    hs::torus::dma::Descriptor put;  // the direct put, completed by the target
+    uint32_t size, tag, reply_fifo, protocol;
+    uint8_t pad[16];
+  };
+  static_assert(sizeof(RtsRecord) == 64, "RTS records fill a scratch slot");
+  struct Send {
+    uint32_t counter;
+    bool done = false;
+  };
+  struct Recv {
+    int src;
+    uint32_t tag;
+    uint64_t buf;
+    uint32_t size;
+    bool done = false;
+    bool rts_seen = false;
+    int counter = -1;            // reception counter once the RTS is handled
+    uint32_t received_fifo = 0;  // bytes copied from memory-FIFO entries
+    bool eager = false;
+  };
+  struct Stashed {  // arrived before its receive was posted
+    int src;
+    uint32_t tag, type, offset, size;
+    std::vector<uint8_t> data;
+    RtsRecord rts;
+  };
+
+  static uint32_t pack(uint32_t type, uint32_t tag) { return type << 28 | (tag & 0x0FFFFFFF); }
+  hs::torus::dma::Descriptor base_descriptor(int dest) const;
+  uint64_t scratch_slot();
+  uint32_t take_counter(std::vector<uint32_t>& pool, const char* what);
+  void handle_entry(const hs::torus::dma::FifoEntryHeader& h, uint64_t payload);
+  void deliver_data(Recv& r, uint32_t type, uint32_t offset, const uint8_t* data, uint32_t n);
+  void handle_rts(Recv& r, int src, const RtsRecord& rts);
+  void check_counters();
+  Recv* find_recv(int src, uint32_t tag);
+  void block(uint32_t irq_mask);
+
+  Hal& hal_;
+  MessengerConfig cfg_;
+  hs::torus::TorusShape shape_;
+  int node_;
+  torus_dma::FifoState data_fifo_, high_fifo_, control_fifo_, rec_fifo_;
+  std::vector<uint32_t> free_send_counters_, free_recv_counters_;
+  std::map<int, Send> sends_;
+  std::map<int, Recv> recvs_;
+  std::deque<Stashed> stash_;
+  uint64_t next_scratch_ = 0;
+  int next_handle_ = 1;
+  uint64_t bytes_copied_ = 0;
+};
+
+}  // namespace hs::fw::dcmf

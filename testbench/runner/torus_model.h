@@ -1,0 +1,33 @@
+// The torus machine as a runnable model, with its checkers armed, and the workloads that run
+// on it (each in its own file under workloads/).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "hw/torus/node/torus_machine.h"
+#include "testbench/checkers/torus_checkers.h"
+#include "testbench/runner/model.h"
+
+namespace hs::runner {
+
+class TorusModel : public Model {
+ public:
+  TorusModel() : machine("torus"), checkers(machine) {}
+  std::vector<Core*> cores() const override { return machine.cores(); }
+  nlohmann::json workload_results() const override {
+    return results ? results() : nlohmann::json::object();
+  }
+
+  torus::TorusMachine machine;
+  checkers::TorusCheckers checkers;
+  std::function<nlohmann::json()> results;  // set by the workload
+  std::vector<std::shared_ptr<void>> keep;  // workload state that must outlive the run
+};
+
+void install_torus_pingpong(TorusModel& m, uint64_t seed);
+void install_torus_traffic(TorusModel& m, uint64_t seed);
+
+}  // namespace hs::runner

@@ -1,0 +1,158 @@
+// Ping-pong between two torus nodes at a given distance (sw/apps/torus_pingpong.h).
+#include <fmt/format.h>
+#include <memory>
+#include <random>
+
+#include "sw/apps/torus_pingpong.h"
+#include "testbench/runner/torus_model.h"
+#include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::runner {
+
+namespace {
+
+// The node `hops` links from node 0: along +x as far as is minimal, then +y, then +z.
+int node_at_distance(const torus::TorusShape& s, int hops) {
+  torus::Coord c{{0, 0, 0}};
+  int left = hops;
+  for (int d = 0; d < 3 && left > 0; ++d) {
+    const int reach = s.wrap() ? s.size(d) / 2 : s.size(d) - 1;
+    const int step = std::min(left, reach);
+    c.v[d] = step;
+    left -= step;
+  }
+  if (left > 0) return -1;
+  return s.node(c);
+}
+
+}  // namespace
+
+void install_torus_pingpong(TorusModel& m, uint64_t seed) {
+  ParamScope p("workload");
+  fw::pingpong::Config cfg;
+  const auto& shape = m.machine.shape();
+  const auto hops = static_cast<int>(p.integer(
+      "hops", 1, "hops", "distance from node A (node 0) to node B", Range::between(1, 96)));
+  cfg.bytes = static_cast<uint32_t>(
+      p.integer("bytes", 1024, "B", "message size", Range::between(1, 16 << 20)));
+  const std::string proto = p.choice("protocol", "auto",
+                                     "eager, rendezvous, split, or auto (eager up to "
+                                     "workload.eager_limit, then workload.large_protocol)",
+                                     {"eager", "rendezvous", "split", "auto"});
+  cfg.protocol = fw::dcmf::parse_protocol(proto);
+  cfg.iterations = static_cast<int>(
+      p.integer("iterations", 3, "", "timed round trips", Range::between(1, 100000)));
+  cfg.warmup = static_cast<int>(
+      p.integer("warmup", 1, "", "untimed round trips first", Range::between(0, 1000)));
+  fw::dcmf::MessengerConfig mcfg;
+  mcfg.eager_limit =
+      static_cast<uint32_t>(p.integer("eager_limit", mcfg.eager_limit, "B",
+                                      "auto: largest eager message", Range::between(0, 1 << 24)));
+  mcfg.large = fw::dcmf::parse_protocol(p.choice(
+      "large_protocol", "split", "auto: protocol above the eager limit", {"rendezvous", "split"}));
+  mcfg.interrupts = p.flag("interrupts", true, "wait for completions by interrupt (false: poll)");
+  mcfg.post_cycles = static_cast<uint64_t>(
+      p.integer("post_cycles", static_cast<int64_t>(mcfg.post_cycles), "cycles",
+                "core cycles to build descriptors and post a send", Range::between(0, 1e6)));
+  mcfg.rts_cycles = static_cast<uint64_t>(
+      p.integer("rts_cycles", static_cast<int64_t>(mcfg.rts_cycles), "cycles",
+                "target core cycles to handle an RTS", Range::between(0, 1e6)));
+  mcfg.entry_cycles = static_cast<uint64_t>(
+      p.integer("entry_cycles", static_cast<int64_t>(mcfg.entry_cycles), "cycles",
+                "core cycles per reception-FIFO entry", Range::between(0, 1e6)));
+  mcfg.copy_bytes_per_cycle = static_cast<uint32_t>(
+      p.integer("copy_bytes_per_cycle", mcfg.copy_bytes_per_cycle, "B/cycle",
+                "target core copy rate for memory-FIFO payload", Range::between(1, 64)));
+  const auto& dma = m.machine.node(0).dma->config();
+  mcfg.counter_groups = static_cast<int>(dma.injection_bank.groups);
+  mcfg.counters_per_group = static_cast<int>(dma.injection_bank.per_group);
+
+  cfg.a = 0;
+  cfg.b = node_at_distance(shape, hops);
+  if (cfg.b < 0) {
+    int diameter = 0;
+    for (int d = 0; d < 3; ++d) diameter += shape.wrap() ? shape.size(d) / 2 : shape.size(d) - 1;
+    throw InputError(
+        fmt::format("workload.hops = {}: the farthest node of a {}x{}x{} {} is {} "
+                    "hops away",
+                    hops, shape.size(0), shape.size(1), shape.size(2),
+                    shape.wrap() ? "torus" : "mesh", diameter));
+  }
+  // Each node's send buffer holds a seeded pattern; after the run each receive buffer must
+  // hold the other node's pattern.
+  std::vector<uint8_t> pattern_a(cfg.bytes), pattern_b(cfg.bytes);
+  std::mt19937_64 rng(seed);
+  for (auto& v : pattern_a) v = static_cast<uint8_t>(rng());
+  for (auto& v : pattern_b) v = static_cast<uint8_t>(rng());
+  torus::ComputeNode& node_a = m.machine.node(cfg.a);
+  torus::ComputeNode& node_b = m.machine.node(cfg.b);
+  node_a.dram->poke(cfg.send_buf, pattern_a.data(), cfg.bytes);
+  node_b.dram->poke(cfg.send_buf, pattern_b.data(), cfg.bytes);
+
+  auto out_a = std::make_shared<fw::pingpong::Results>();
+  auto out_b = std::make_shared<fw::pingpong::Results>();
+  m.keep.push_back(out_a);
+  m.keep.push_back(out_b);
+  const torus::TorusShape sh = shape;
+  node_a.core_list[0]->set_firmware(
+      [cfg, mcfg, sh, out_a](fw::Hal& hal) { fw::pingpong::node_a(hal, cfg, mcfg, sh, *out_a); });
+  node_b.core_list[0]->set_firmware(
+      [cfg, mcfg, sh, out_b](fw::Hal& hal) { fw::pingpong::node_b(hal, cfg, mcfg, sh, *out_b); });
+
+  const double core_hz = node_a.core_list[0]->clock_hz();
+  TorusModel* model = &m;
+  torus::ComputeNode* na = &node_a;
+  torus::ComputeNode* nb = &node_b;
+  m.results = [=] {
+    Json r;
+    std::vector<uint8_t> got(cfg.bytes);
+    nb->dram->peek(cfg.recv_buf, got.data(), cfg.bytes);
+    const bool b_ok = got == pattern_a;
+    na->dram->peek(cfg.recv_buf, got.data(), cfg.bytes);
+    const bool a_ok = got == pattern_b;
+    if (!a_ok || !b_ok) {
+      CheckRegistry::instance().fail(
+          "pingpong", fmt::format("received data differs from what was sent (at node A: {}, at "
+                                  "node B: {})",
+                                  a_ok ? "ok" : "differs", b_ok ? "ok" : "differs"));
+    }
+    Json rtts = Json::array();
+    double sum = 0;
+    for (uint64_t c : out_a->round_trip_cycles) {
+      rtts.push_back(c / core_hz * 1e9);
+      sum += c / core_hz * 1e9;
+    }
+    const double one_way =
+        out_a->round_trip_cycles.empty() ? 0 : sum / out_a->round_trip_cycles.size() / 2;
+    const int messages = cfg.warmup + cfg.iterations;
+    r["protocol"] = fw::dcmf::protocol_name(cfg.protocol);
+    r["bytes"] = cfg.bytes;
+    r["hops"] = hops;
+    r["node_b"] = sh.name(cfg.b);
+    r["round_trips_ns"] = rtts;
+    r["one_way_latency_ns"] = one_way;
+    r["bandwidth_MBps"] = one_way > 0 ? cfg.bytes / one_way * 1e3 : 0;
+    r["data_verified"] = a_ok && b_ok;
+    r["last_message_at_b"] = {{"memory_fifo_bytes", out_b->last_at_b.memory_fifo_bytes},
+                              {"direct_put_bytes", out_b->last_at_b.direct_put_bytes}};
+    r["target_bytes_copied_per_message"] = static_cast<double>(out_b->b_bytes_copied) / messages;
+    r["core_cycles"] = {{"node_a", na->core_list[0]->compute_cycles()},
+                        {"node_b", nb->core_list[0]->compute_cycles()}};
+    const auto& splits = model->checkers.split_transfers();
+    if (!splits.empty()) {
+      const auto& s = splits.back();
+      r["last_split_transfer"] = {{"node", sh.name(s.node)},
+                                  {"memory_fifo_bytes", s.memory_fifo_bytes},
+                                  {"direct_put_bytes", s.direct_put_bytes},
+                                  {"first_data_ns", s.first_data_ns},
+                                  {"acknowledgement_ns", s.remote_get_ns},
+                                  {"first_direct_put_ns", s.first_put_ns},
+                                  {"done_ns", s.done_ns}};
+    }
+    return r;
+  };
+}
+
+}  // namespace hs::runner

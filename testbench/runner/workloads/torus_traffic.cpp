@@ -1,0 +1,88 @@
+// Synthetic traffic over the whole torus at a given offered load
+// (hw/torus/network/traffic_generator.h).
+#include <fmt/format.h>
+#include <memory>
+
+#include "hw/torus/network/traffic_generator.h"
+#include "testbench/runner/torus_model.h"
+#include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::runner {
+
+void install_torus_traffic(TorusModel& m, uint64_t seed) {
+  ParamScope p("workload");
+  torus::TrafficConfig cfg;
+  const std::string pattern = p.choice("pattern", "uniform",
+                                       "destinations: uniform random, nearest neighbour (halo) or "
+                                       "transpose (x,y,z)->(y,x,z)",
+                                       {"uniform", "neighbour", "transpose"});
+  cfg.pattern = pattern == "uniform"     ? torus::Pattern::UniformRandom
+                : pattern == "neighbour" ? torus::Pattern::NearestNeighbour
+                                         : torus::Pattern::Transpose;
+  cfg.load = p.real("load", 0.5, "",
+                    "offered wire bytes per node as a fraction of the uniform-random bisection "
+                    "bound (torus.network stats: bisection_bound)",
+                    Range::between(0, 4));
+  cfg.packet_bytes = static_cast<uint32_t>(
+      p.integer("packet_bytes", 256, "B", "packet size on the wire before framing",
+                Range::one_of({32, 64, 96, 128, 160, 192, 224, 256})));
+  cfg.warmup_ns =
+      p.real("warmup", 2000, "ns", "time before measurement starts", Range::between(0, 1e9));
+  const double duration = p.real("duration", 20000, "ns", "measurement window after the warm-up",
+                                 Range::between(1, 1e10));
+  cfg.end_ns = cfg.warmup_ns + duration;
+  cfg.source_queue = static_cast<uint32_t>(p.integer(
+      "source_queue", 256, "packets", "packets a node's source holds before it stops offering more",
+      Range::between(1, 1 << 20)));
+  cfg.vc_class = p.choice("vc", "dynamic", "virtual channel class the packets ask for",
+                          {"dynamic", "deterministic"}) == "dynamic"
+                     ? torus::VcClass::Dynamic
+                     : torus::VcClass::Deterministic;
+  cfg.seed = seed;
+  const auto& shape = m.machine.shape();
+  if (cfg.pattern == torus::Pattern::Transpose && shape.size(0) != shape.size(1)) {
+    throw InputError(
+        fmt::format("workload.pattern = transpose needs torus.network.x = "
+                    "torus.network.y (they are {} and {})",
+                    shape.size(0), shape.size(1)));
+  }
+  if (cfg.packet_bytes <= m.machine.network->config().header_bytes) {
+    throw InputError(
+        fmt::format("workload.packet_bytes = {} leaves no payload after the {} B "
+                    "header",
+                    cfg.packet_bytes, m.machine.network->config().header_bytes));
+  }
+  auto gen = std::make_shared<torus::TrafficGenerator>(*m.machine.network, cfg);
+  m.keep.push_back(gen);
+  auto* net = m.machine.network.get();
+  m.results = [gen, net, cfg] {
+    const double bound = net->config().bisection_bound_per_node();
+    if (net->in_flight() != 0) {
+      CheckRegistry::instance().fail(
+          "torus", fmt::format("{} packets were never delivered (deadlock)", net->in_flight()));
+    }
+    if (gen->misdelivered() != 0) {
+      CheckRegistry::instance().fail(
+          "torus", fmt::format("{} packets were delivered to the wrong node", gen->misdelivered()));
+    }
+    return Json{
+        {"pattern", cfg.pattern == torus::Pattern::UniformRandom      ? "uniform"
+                    : cfg.pattern == torus::Pattern::NearestNeighbour ? "neighbour"
+                                                                      : "transpose"},
+        {"offered_load", gen->offered_per_node() / bound},
+        {"accepted_load", gen->accepted_per_node() / bound},
+        {"bisection_bound_MBps_per_node", bound / 1e6},
+        {"accepted_MBps_per_node", gen->accepted_per_node() / 1e6},
+        {"mean_latency_ns", gen->mean_latency_ns()},
+        {"p99_latency_ns", gen->percentile_latency_ns(0.99)},
+        {"packets_generated", gen->generated()},
+        {"packets_refused_at_source", gen->refused_at_source()},
+        {"packets_delivered", gen->delivered()},
+        {"packet_hops", net->packet_hops()},
+    };
+  };
+}
+
+}  // namespace hs::runner
