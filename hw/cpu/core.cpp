@@ -1,6 +1,8 @@
 #include "hw/cpu/core.h"
 
 #include <fmt/format.h>
+// sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
+#include <sysc/kernel/sc_dynamic_processes.h>
 
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
@@ -38,12 +40,19 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
       p.integer("access_cycles", 1, "cycles", "cycles to issue a load, store or register access",
                 Range::between(0, 1000)));
   txn_.ext.initiator_id = index_;
-  SC_THREAD(run);
   SignalTrace::instance().add(state_, std::string(this->name()) + ".state");
 }
 
+// Only cores with firmware get a thread: a large machine's idle cores cost no process (and
+// no kernel work when a finished process would be removed).
+void Core::end_of_elaboration() {
+  if (firmware_) {
+    sc_core::sc_spawn_options opts;
+    sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("run"), &opts);
+  }
+}
+
 void Core::run() {
-  if (!firmware_) return;
   set_state(State::Compute);
   try {
     firmware_(*this);

@@ -58,6 +58,7 @@ class Core : public sc_core::sc_module, public fw::Hal {
 
  private:
   struct Abort {};  // unwinds the firmware after fail()
+  void end_of_elaboration() override;
   void run();
   void access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio);
   void set_state(State s) { state_ = static_cast<int>(s); }

@@ -11,6 +11,8 @@
 //   registration_cache  1000 SLMPM DMA transfers over 4 buffers, with and without the cache
 //   mirrored_counters   mirrored (eager, lazy) vs baseline counters for the same traffic
 //   unpin_latency       unpin under an unrelated long transfer, embodiments A and B
+//   torus_*             the torus machine (torus_cases.h): link efficiency, latency vs hops,
+//                       load sweep, protocol latency vs message size, speed, scale
 // Usage: hybridsim-bench [--out FILE.json] [CASE...]
 
 #include <fmt/format.h>
@@ -27,6 +29,7 @@
 #include "hw/hybrid/hybrid_node.h"
 #include "hw/pcie/pcie_link.h"
 #include "sw/hal/dma.h"
+#include "testbench/bench/torus_cases.h"
 #include "testbench/support/child_process.h"
 #include "testbench/support/scenario_run.h"
 #include "testbench/support/scripted_initiator.h"
@@ -248,6 +251,8 @@ Json run_case(const std::string& name) {
   if (name == "registration_cache") return registration_cache();
   if (name == "mirrored_counters") return mirrored_counters();
   if (name == "unpin_latency") return unpin_latency();
+  Json torus = hs::bench::run_torus_case(name);
+  if (!torus.is_null()) return torus;
   throw std::runtime_error("unknown benchmark case " + name);
 }
 
@@ -268,6 +273,7 @@ int sc_main(int argc, char* argv[]) {
     cases = {"kernel_pingpong",    "pcie_stream_put",   "pcie_stream_get",
              "dma_engine_stream",  "default",           "pcie_accuracy",
              "registration_cache", "mirrored_counters", "unpin_latency"};
+    for (const auto& c : hs::bench::torus_cases()) cases.push_back(c);
   }
   // Wall-clock figures vary with whatever else the machine does: each speed case runs three
   // times (each in a fresh process) and the fastest run is reported.
@@ -355,6 +361,7 @@ int sc_main(int argc, char* argv[]) {
       }
     }
   }
+  hs::bench::print_torus_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
   return 0;
 }

@@ -1,0 +1,217 @@
+#include "testbench/bench/torus_cases.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstdio>
+
+#include "testbench/support/scenario_run.h"
+
+namespace hs::bench {
+
+using Json = nlohmann::json;
+using hs::testing::run_scenario;
+
+namespace {
+
+// Defaults of torus.network (hw/torus/network/network_config.h).
+constexpr double kLinkRate = 425e6, kHopNs = 64, kHeader = 16, kFraming = 8;
+
+Json link_efficiency() {
+  // A 4 MiB rendezvous message is one long direct-put stream of 256-byte packets on one link.
+  const uint32_t bytes = 4 << 20;
+  const Json r = run_scenario(
+      "torus_pingpong", {"workload.protocol=rendezvous", "workload.hops=1", "workload.iterations=1",
+                         "workload.warmup=0", "workload.bytes=" + std::to_string(bytes)});
+  const double analytic = kLinkRate * (256 - kHeader) / (256 + kFraming);
+  const double measured = r["results"]["bandwidth_MBps"].get<double>() * 1e6;
+  return {{"status", r["status"]},
+          {"packet_bytes", 256},
+          {"analytic_payload_MBps", analytic / 1e6},
+          {"measured_payload_MBps", measured / 1e6},
+          {"efficiency", measured / kLinkRate},
+          {"error_pct", (measured / analytic - 1) * 100}};
+}
+
+Json hop_latency() {
+  Json rows = Json::array();
+  std::vector<double> x, y;
+  for (int hops = 1; hops <= 12; ++hops) {
+    const Json r = run_scenario(
+        "torus_pingpong", {"workload.protocol=eager", "workload.bytes=32", "workload.iterations=1",
+                           "workload.hops=" + std::to_string(hops)});
+    const double ns = r["results"]["one_way_latency_ns"].get<double>();
+    rows.push_back({{"hops", hops}, {"one_way_ns", ns}, {"status", r["status"]}});
+    x.push_back(hops);
+    y.push_back(ns);
+  }
+  // Least-squares line through (hops, latency).
+  const double n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    sx += x[i];
+    sy += y[i];
+    sxx += x[i] * x[i];
+    sxy += x[i] * y[i];
+  }
+  const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    worst = std::max(worst, std::abs(y[i] - (sy - slope * sx) / n - slope * x[i]));
+  }
+  return {{"rows", rows},
+          {"slope_ns_per_hop", slope},
+          {"hop_latency_param_ns", kHopNs},
+          {"max_residual_ns", worst}};
+}
+
+Json load_sweep() {
+  Json rows = Json::array();
+  double peak = 0;
+  for (double load : {0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5}) {
+    const Json r = run_scenario(
+        "torus_traffic", {"workload.load=" + std::to_string(load), "workload.duration=30000"});
+    const Json& res = r["results"];
+    peak = std::max(peak, res["accepted_load"].get<double>());
+    rows.push_back({{"offered", load},
+                    {"accepted", res["accepted_load"]},
+                    {"mean_latency_ns", res["mean_latency_ns"]},
+                    {"p99_latency_ns", res["p99_latency_ns"]},
+                    {"status", r["status"]}});
+  }
+  return {{"torus", "8x8x8 uniform random, 256 B packets"},
+          {"bisection_bound_MBps_per_node", 8 * kLinkRate / 8 / 1e6},
+          {"rows", rows},
+          {"peak_accepted_fraction_of_bisection", peak}};
+}
+
+Json message_sizes() {
+  Json rows = Json::array();
+  for (uint32_t bytes = 32; bytes <= (4u << 20); bytes *= 4) {
+    Json row = {{"bytes", bytes}};
+    for (const char* p : {"eager", "rendezvous", "split", "auto"}) {
+      const Json r =
+          run_scenario("torus_pingpong", {std::string("workload.protocol=") + p, "workload.hops=1",
+                                          "workload.iterations=1", "workload.warmup=1",
+                                          "workload.bytes=" + std::to_string(bytes)});
+      row[p] = r["results"]["one_way_latency_ns"];
+      if (r["status"] != "passed") row["failed"] = p;
+      if (std::string(p) == "split") {
+        row["split_memory_fifo_bytes"] = r["results"]["last_message_at_b"]["memory_fifo_bytes"];
+      }
+    }
+    const double best = std::min(row["eager"].get<double>(), row["rendezvous"].get<double>());
+    row["auto_vs_best"] = row["auto"].get<double>() / best;
+    row["split_vs_best"] = row["split"].get<double>() / best;
+    rows.push_back(row);
+  }
+  return {{"rows", rows}, {"hops", 1}};
+}
+
+Json speed() {
+  // Best of three: wall time varies with whatever else the machine does.
+  Json best;
+  for (int i = 0; i < 3; ++i) {
+    const Json r = run_scenario("torus_traffic", {"workload.load=0.5", "workload.duration=200000"});
+    const double wall = r["run"]["wall_seconds"].get<double>();
+    const double hops = r["results"]["packet_hops"].get<double>();
+    if (best.is_null() || wall < best["wall_seconds"].get<double>()) {
+      best = {{"status", r["status"]},
+              {"wall_seconds", wall},
+              {"packet_hops", hops},
+              {"packet_hops_per_wall_second", hops / wall},
+              {"simulated_us", r["simulated_time_ns"].get<double>() / 1e3},
+              {"peak_rss_MiB", r["run"]["peak_rss_MiB"]}};
+    }
+  }
+  return best;
+}
+
+Json scale() {
+  Json rows = Json::array();
+  for (int k : {8, 16, 24}) {
+    const std::string s = std::to_string(k);
+    const Json r = run_scenario(
+        "torus_traffic", {"torus.network.x=" + s, "torus.network.y=" + s, "torus.network.z=" + s,
+                          "workload.warmup=1000", "workload.duration=3000"});
+    const double rss = r.contains("run") ? r["run"]["peak_rss_MiB"].get<double>() : 0;
+    rows.push_back({{"torus", fmt::format("{0}x{0}x{0}", k)},
+                    {"nodes", k * k * k},
+                    {"status", r.value("status", r.value("error", std::string("?")))},
+                    {"peak_rss_MiB", rss},
+                    {"KiB_per_node", rss * 1024 / (k * k * k)},
+                    {"wall_seconds", r.contains("run") ? r["run"]["wall_seconds"] : Json(0)}});
+  }
+  return {{"rows", rows}};
+}
+
+}  // namespace
+
+const std::vector<std::string>& torus_cases() {
+  static const std::vector<std::string> c = {"torus_link_efficiency", "torus_hop_latency",
+                                             "torus_load_sweep",      "torus_message_sizes",
+                                             "torus_speed",           "torus_scale"};
+  return c;
+}
+
+Json run_torus_case(const std::string& name) {
+  if (name == "torus_link_efficiency") return link_efficiency();
+  if (name == "torus_hop_latency") return hop_latency();
+  if (name == "torus_load_sweep") return load_sweep();
+  if (name == "torus_message_sizes") return message_sizes();
+  if (name == "torus_speed") return speed();
+  if (name == "torus_scale") return scale();
+  return Json();
+}
+
+void print_torus_summary(const Json& all) {
+  if (all.contains("torus_link_efficiency")) {
+    const Json& j = all["torus_link_efficiency"];
+    std::printf(
+        "torus link, 256 B packets: analytic %.2f MB/s payload, measured %.2f MB/s (%+.3f%%)\n",
+        j["analytic_payload_MBps"].get<double>(), j["measured_payload_MBps"].get<double>(),
+        j["error_pct"].get<double>());
+  }
+  if (all.contains("torus_hop_latency")) {
+    const Json& j = all["torus_hop_latency"];
+    std::printf(
+        "zero-load latency vs hops: slope %.2f ns/hop (hop_latency %.0f ns), max "
+        "residual %.2f ns\n",
+        j["slope_ns_per_hop"].get<double>(), j["hop_latency_param_ns"].get<double>(),
+        j["max_residual_ns"].get<double>());
+  }
+  if (all.contains("torus_load_sweep")) {
+    for (const auto& row : all["torus_load_sweep"]["rows"]) {
+      std::printf(
+          "8x8x8 uniform offered %.2f: accepted %.3f, mean latency %7.0f ns, p99 %7.0f ns\n",
+          row["offered"].get<double>(), row["accepted"].get<double>(),
+          row["mean_latency_ns"].get<double>(), row["p99_latency_ns"].get<double>());
+    }
+    std::printf("peak accepted / bisection bound: %.3f\n",
+                all["torus_load_sweep"]["peak_accepted_fraction_of_bisection"].get<double>());
+  }
+  if (all.contains("torus_message_sizes")) {
+    for (const auto& row : all["torus_message_sizes"]["rows"]) {
+      std::printf(
+          "%8u B  eager %10.0f  rendezvous %10.0f  split %10.0f  auto %10.0f ns  "
+          "auto/best %.3f  split/best %.3f\n",
+          row["bytes"].get<uint32_t>(), row["eager"].get<double>(), row["rendezvous"].get<double>(),
+          row["split"].get<double>(), row["auto"].get<double>(), row["auto_vs_best"].get<double>(),
+          row["split_vs_best"].get<double>());
+    }
+  }
+  if (all.contains("torus_speed")) {
+    const Json& j = all["torus_speed"];
+    std::printf("8x8x8 at 0.5 load: %.0f packet-hops / wall s, peak RSS %.0f MiB\n",
+                j["packet_hops_per_wall_second"].get<double>(), j["peak_rss_MiB"].get<double>());
+  }
+  if (all.contains("torus_scale")) {
+    for (const auto& row : all["torus_scale"]["rows"]) {
+      std::printf("%-9s %6d nodes: %s, peak RSS %.0f MiB (%.0f KiB per node)\n",
+                  row["torus"].get<std::string>().c_str(), row["nodes"].get<int>(),
+                  row["status"].get<std::string>().c_str(), row["peak_rss_MiB"].get<double>(),
+                  row["KiB_per_node"].get<double>());
+    }
+  }
+}
+
+}  // namespace hs::bench
