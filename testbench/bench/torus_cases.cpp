@@ -86,7 +86,8 @@ Json load_sweep() {
 
 Json message_sizes() {
   Json rows = Json::array();
-  for (uint32_t bytes = 32; bytes <= (4u << 20); bytes *= 4) {
+  for (uint32_t bytes :
+       {32u, 128u, 512u, 2048u, 8192u, 32768u, 131072u, 524288u, 2097152u, 4194304u}) {
     Json row = {{"bytes", bytes}};
     for (const char* p : {"eager", "rendezvous", "split", "auto"}) {
       const Json r =
