@@ -188,7 +188,6 @@ void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t offset, const uint
   bytes_copied_ += n;
   r.received_fifo += n;
   if (type == kEager) {
-    r.eager = true;
     if (r.received_fifo == r.size) r.done = true;
   } else if (r.counter >= 0) {
     // Split data after the RTS: account for it on the reception counter the direct put uses.
@@ -203,7 +202,6 @@ void Messenger::handle_rts(Recv& r, int src, const RtsRecord& rts) {
                           r.tag, rts.size, r.size));
   }
   r.size = rts.size;
-  r.rts_seen = true;
   const uint32_t remaining = rts.size - r.received_fifo;
   if (remaining == 0) {  // the memory FIFO delivered everything before the RTS was handled
     r.done = true;

@@ -99,10 +99,8 @@ class Messenger {
     uint64_t buf;
     uint32_t size;
     bool done = false;
-    bool rts_seen = false;
     int counter = -1;            // reception counter once the RTS is handled
     uint32_t received_fifo = 0;  // bytes copied from memory-FIFO entries
-    bool eager = false;
   };
   struct Stashed {  // arrived before its receive was posted
     int src;
