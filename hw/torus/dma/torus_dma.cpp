@@ -208,15 +208,18 @@ bool TorusDma::load_descriptor(int f, sc_time& delay) {
   return true;
 }
 
+// Room appeared (FIFO slots, reception buffer): packets the engine refused may now land.
+void TorusDma::retry_refused() {
+  if (!refused_) return;
+  refused_ = false;
+  net_.reception_ready(node_);
+}
+
 void TorusDma::finish_descriptor(int f) {
   InjFifo& q = inj_[f];
   q.loaded = false;
   q.head = advance(q.head, q.start, q.end, sizeof(Descriptor));
-  // Room for descriptors a refused remote get wanted to append.
-  if (refused_) {
-    refused_ = false;
-    net_.reception_ready(node_);
-  }
+  retry_refused();  // a refused remote get may now append its descriptors
 }
 
 void TorusDma::send_packet(int f, sc_time& delay) {
@@ -464,10 +467,7 @@ void TorusDma::complete(Packet*& p) {
   for (auto& o : reception_observers_) o(ev);
   net_.pool().give(p);
   --rx_held_;
-  if (refused_) {
-    refused_ = false;
-    net_.reception_ready(node_);
-  }
+  retry_refused();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -579,10 +579,7 @@ bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width) {
         return true;
       }
       head = v;
-      if (refused_) {
-        refused_ = false;
-        net_.reception_ready(node_);
-      }
+      retry_refused();
       return true;
     default:
       return false;

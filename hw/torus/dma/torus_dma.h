@@ -127,6 +127,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   bool validate(const Descriptor& d, std::string& why) const;
   void send_packet(int f, sc_core::sc_time& delay);
   void finish_descriptor(int f);
+  void retry_refused();
   void complete(Packet*& p);
 
   bool access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len,
