@@ -22,103 +22,132 @@ uint32_t CounterBankState::group_status(uint32_t g) const {
   return status;
 }
 
-bool CounterBankState::read(uint32_t offset, unsigned width, uint64_t& v) const {
+bool CounterBankState::is_register(uint32_t offset, unsigned width, bool write) const {
+  const bool wide = width == 8;
+  if (width != 4 && !wide) return false;
   if (offset < kGroupBase) {
-    const uint32_t c = offset / kCounterStride, reg = offset % kCounterStride;
-    if (c >= shape_.counters() || width != 4) return false;
-    switch (reg) {
+    if (offset / kCounterStride >= shape_.counters() || wide) return false;
+    switch (offset % kCounterStride) {
       case kValue:
-        v = value_[c];
-        return true;
       case kBase:
-        v = base_[c];
         return true;
+      case kIncrement:
+      case kDecrement:
+        return write;
       case kMax:
-        if (!shape_.reception) return false;
-        v = max_[c];
-        return true;
+        return shape_.reception;
       default:
-        return false;  // INCREMENT and DECREMENT are write-only
+        return false;
     }
   }
-  const uint32_t g = (offset - kGroupBase) / kGroupStride,
-                 reg = (offset - kGroupBase) % kGroupStride;
-  if (g >= shape_.groups) return false;
-  const bool wide = width == 8;
-  switch (reg) {
+  if ((offset - kGroupBase) / kGroupStride >= shape_.groups) return false;
+  switch ((offset - kGroupBase) % kGroupStride) {
     case kEnabled:
-      v = enabled_[g];
-      return wide;
     case kHitZero:
-      v = hit_zero_[g];
-      return wide;
     case kUnderflow:
-      v = underflow_[g];
-      return wide;
+      return !write && wide;
     case kBounds:
-      v = bounds_[g];
-      return wide && shape_.reception;
+      return !write && wide && shape_.reception;
+    case kEnable:
+    case kDisable:
+    case kClearHitZero:
+    case kClearErrors:
+      return write && wide;
     case kStatus:
-      v = group_status(g);
-      return width == 4;
+      return !write && !wide;
     case kIrqEnable:
-      v = irq_enable_[g];
-      return width == 4;
+      return !wide;
     default:
       return false;
   }
 }
 
-bool CounterBankState::write(uint32_t offset, uint64_t v, unsigned width) {
+bool CounterBankState::read(uint32_t offset, unsigned width, uint64_t& v) const {
+  if (!is_register(offset, width, false)) return false;
   if (offset < kGroupBase) {
-    const uint32_t c = offset / kCounterStride, reg = offset % kCounterStride;
-    if (c >= shape_.counters() || width != 4) return false;
+    const uint32_t c = offset / kCounterStride;
+    switch (offset % kCounterStride) {
+      case kValue:
+        v = value_[c];
+        break;
+      case kBase:
+        v = base_[c];
+        break;
+      default:  // kMax
+        v = max_[c];
+        break;
+    }
+    return true;
+  }
+  const uint32_t g = (offset - kGroupBase) / kGroupStride;
+  switch ((offset - kGroupBase) % kGroupStride) {
+    case kEnabled:
+      v = enabled_[g];
+      break;
+    case kHitZero:
+      v = hit_zero_[g];
+      break;
+    case kUnderflow:
+      v = underflow_[g];
+      break;
+    case kBounds:
+      v = bounds_[g];
+      break;
+    case kStatus:
+      v = group_status(g);
+      break;
+    default:  // kIrqEnable
+      v = irq_enable_[g];
+      break;
+  }
+  return true;
+}
+
+bool CounterBankState::write(uint32_t offset, uint64_t v, unsigned width) {
+  if (!is_register(offset, width, true)) return false;
+  if (offset < kGroupBase) {
+    const uint32_t c = offset / kCounterStride;
     const auto v32 = static_cast<uint32_t>(v);
-    switch (reg) {
+    switch (offset % kCounterStride) {
       case kValue:
         value_[c] = v32;
-        return true;
+        break;
       case kIncrement:
         value_[c] += v32;  // extending a transfer; a wrap here is the writer's arithmetic
-        return true;
+        break;
       case kBase:
         base_[c] = v32;
-        return true;
+        break;
       case kMax:
-        if (!shape_.reception) return false;
         max_[c] = v32;
-        return true;
-      case kDecrement:
+        break;
+      default:  // kDecrement
         decrement(c, v32);
-        return true;
-      default:
-        return false;
+        break;
     }
+    return true;
   }
-  const uint32_t g = (offset - kGroupBase) / kGroupStride,
-                 reg = (offset - kGroupBase) % kGroupStride;
-  if (g >= shape_.groups) return false;
+  const uint32_t g = (offset - kGroupBase) / kGroupStride;
   const uint64_t m = v & group_mask();
-  switch (reg) {
+  switch ((offset - kGroupBase) % kGroupStride) {
     case kEnable:
       enabled_[g] |= m;
-      return width == 8;
+      break;
     case kDisable:
       enabled_[g] &= ~m;
-      return width == 8;
+      break;
     case kClearHitZero:
       hit_zero_[g] &= ~m;
-      return width == 8;
+      break;
     case kClearErrors:
       underflow_[g] &= ~m;
       bounds_[g] &= ~m;
-      return width == 8;
-    case kIrqEnable:
+      break;
+    default:  // kIrqEnable
       irq_enable_[g] = static_cast<uint32_t>(v) & 1;
-      return width == 4;
-    default:
-      return false;
+      break;
   }
+  return true;
 }
 
 DecrementResult CounterBankState::decrement(uint32_t c, uint32_t bytes, bool check_bounds,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "hw/dma_counters/counter_registers.h"
+#include "hw/dma_counters/counter_timing.h"
 
 namespace hs::counters {
 
@@ -42,8 +43,9 @@ class CounterBankState {
   explicit CounterBankState(const BankShape& shape);
   const BankShape& shape() const { return shape_; }
 
-  // Register access; false for an offset or width that is not a register (or a write to a
-  // read-only one).
+  // Whether an access of this width and direction names a register (the block's decoder).
+  bool is_register(uint32_t offset, unsigned width, bool write) const;
+  // Register access; false, with no effect, for an access that is not a register.
   bool read(uint32_t offset, unsigned width, uint64_t& value) const;
   bool write(uint32_t offset, uint64_t value, unsigned width);
   // A decrement port: counter, bytes, and for reception the destination range to bounds-check
@@ -90,6 +92,8 @@ class CounterBank {
                                     uint64_t addr, uint32_t len) = 0;
   virtual uint32_t value(uint32_t counter) const = 0;
   virtual uint64_t base_address(uint32_t counter) const = 0;
+  // The clock edges the bank's requests took (counts and slips, for statistics).
+  virtual const CounterEdges& edges() const = 0;
   // Called with the group whose interrupt line rose.
   virtual void on_interrupt(std::function<void(uint32_t group)> fn) = 0;
   // Called after every counter-value write (checkers open a new transfer episode).

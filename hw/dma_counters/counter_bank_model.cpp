@@ -1,5 +1,7 @@
 #include "hw/dma_counters/counter_bank_model.h"
 
+#include <algorithm>
+
 #include "tlm/kernel/now.h"
 
 namespace hs::counters {
@@ -7,39 +9,49 @@ namespace hs::counters {
 CounterBankModel::CounterBankModel(const std::string& name, const BankShape& shape,
                                    const Clock& clock, const CounterTiming& timing)
     : state_(shape),
-      hit_zero_delay_(clock.cycles(timing.hit_zero_latency)),
+      timing_(timing),
+      edges_(clock),
       interrupts_((name + "_irq").c_str(), [this](uint32_t& g) {
         if (on_irq_) on_irq_(g);
       }) {}
 
-std::vector<bool> CounterBankModel::lines() const {
-  std::vector<bool> v(state_.shape().groups);
-  for (uint32_t g = 0; g < v.size(); ++g) v[g] = state_.irq(g);
-  return v;
+uint32_t CounterBankModel::lines() const {
+  uint32_t bits = 0;
+  for (uint32_t g = 0; g < state_.shape().groups; ++g) bits |= uint32_t{state_.irq(g)} << g;
+  return bits;
 }
 
-void CounterBankModel::raise_rising(const std::vector<bool>& before) {
-  for (uint32_t g = 0; g < before.size(); ++g) {
-    if (!before[g] && state_.irq(g)) interrupts_.push(hs::now() + hit_zero_delay_, g);
+void CounterBankModel::raise_rising(uint32_t before, uint64_t edge) {
+  const uint32_t rose = lines() & ~before;
+  for (uint32_t g = 0; g < state_.shape().groups; ++g) {
+    if (rose >> g & 1) interrupts_.push(edges_.time_of(edge + timing_.hit_zero_latency), g);
   }
 }
 
+bool CounterBankModel::read(uint32_t offset, unsigned width, uint64_t& value) {
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
+  edges_.claim(hs::now(), std::max(timing_.read_latency, 1u));
+  return state_.read(offset, width, value);
+}
+
 bool CounterBankModel::write(uint32_t offset, uint64_t value, unsigned width) {
-  const auto before = lines();
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
+  const uint64_t edge = edges_.claim(hs::now(), 1);
+  const uint32_t before = lines();
   const bool ok = state_.write(offset, value, width);
   if (ok && offset < kGroupBase && offset % kCounterStride == kValue && on_value_write_) {
     on_value_write_(offset / kCounterStride, static_cast<uint32_t>(value));
   }
-  raise_rising(before);
+  raise_rising(before, edge);
   return ok;
 }
 
 DecrementResult CounterBankModel::decrement(uint32_t counter, uint32_t bytes, bool check_bounds,
                                             uint64_t addr, uint32_t len) {
-  const uint32_t g = counter / state_.shape().per_group;
-  const bool before = state_.irq(g);
+  const uint64_t edge = edges_.claim(hs::now(), 1);
+  const uint32_t before = lines();
   const DecrementResult r = state_.decrement(counter, bytes, check_bounds, addr, len);
-  if (r.hit_zero && !before && state_.irq(g)) interrupts_.push(hs::now() + hit_zero_delay_, g);
+  raise_rising(before, edge);
   return r;
 }
 

@@ -4,9 +4,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "hw/dma_counters/counter_bank_model.h"
+#include "hw/dma_counters/counter_block_adapter.h"
+#include "hw/dma_counters/verilated_counter_block.h"
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/trace/signal_trace.h"
 
 namespace hs::torus::dma {
 
@@ -46,7 +50,49 @@ DmaConfig DmaConfig::declare(const std::string& prefix) {
   c.counter_timing.hit_zero_latency = static_cast<uint32_t>(p.integer(
       "hit_zero_latency", c.counter_timing.hit_zero_latency, "cycles",
       "cycles from the decrement that reaches zero to the interrupt line", Range::between(0, 100)));
+  c.rtl_counters =
+      p.choice("counters", "tlm",
+               "counter banks: tlm = the C++ model; rtl = rtl/dma_counter_bank.sv verilated and "
+               "co-simulated on the DMA clock (same results, slower)",
+               {"tlm", "rtl"}) == "rtl";
+  c.rtl_trace_nodes = static_cast<int>(
+      p.integer("rtl_trace_nodes", c.rtl_trace_nodes, "nodes",
+                "with counters=rtl and --vcd, nodes 0..N-1 dump their RTL counter banks' "
+                "waveforms next to the VCD file",
+                Range::between(0, 64)));
+  if (c.rtl_counters) {
+    counters::check_rtl_matches(prefix, c.injection_bank, c.counter_timing);
+    counters::check_rtl_matches(prefix, c.reception_bank, c.counter_timing);
+  }
   return c;
+}
+
+namespace {
+// run.vcd -> run.<bank>.vcd: the RTL waveforms sit next to the SystemC VCD.
+std::string rtl_trace_path(const std::string& vcd, const std::string& bank) {
+  const std::string stem = vcd.size() > 4 && vcd.compare(vcd.size() - 4, 4, ".vcd") == 0
+                               ? vcd.substr(0, vcd.size() - 4)
+                               : vcd;
+  return stem + "." + bank + ".vcd";
+}
+}  // namespace
+
+std::unique_ptr<counters::CounterBank> TorusDma::make_counters(const char* what,
+                                                               const counters::BankShape& shape) {
+  if (!cfg_.rtl_counters) {
+    return std::make_unique<counters::CounterBankModel>(what, shape, clock_, cfg_.counter_timing);
+  }
+  auto block = counters::VerilatedCounterBlock::create(what, shape.reception);
+  if (node_ < cfg_.rtl_trace_nodes && SignalTrace::instance().enabled()) {
+    rtl_traces_.push_back({block.get(), rtl_trace_path(SignalTrace::instance().path(),
+                                                       std::string(name()) + "." + what)});
+  }
+  return std::make_unique<counters::CounterBlockAdapter>(what, std::move(block), clock_,
+                                                         cfg_.counter_timing);
+}
+
+void TorusDma::start_of_simulation() {
+  for (auto& t : rtl_traces_) t.block->open_trace(t.path, clock_.period().value() / 2);
 }
 
 TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network,
@@ -87,10 +133,8 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
       injection_busy_(stats_.busy("injection_utilisation",
                                   "fraction of time the injection "
                                   "engine works")) {
-  inj_counters_ = std::make_unique<counters::CounterBankModel>("inj_counters", cfg.injection_bank,
-                                                               clock_, cfg.counter_timing);
-  rec_counters_ = std::make_unique<counters::CounterBankModel>("rec_counters", cfg.reception_bank,
-                                                               clock_, cfg.counter_timing);
+  inj_counters_ = make_counters("inj_counters", cfg.injection_bank);
+  rec_counters_ = make_counters("rec_counters", cfg.reception_bank);
   inj_counters_->on_interrupt([this](uint32_t g) { raise_irq_(injection_counter_irq(g)); });
   rec_counters_->on_interrupt([this](uint32_t g) { raise_irq_(reception_counter_irq(g)); });
   txn_.ext.initiator_id = initiator_id;

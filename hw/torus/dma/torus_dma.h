@@ -17,7 +17,8 @@
 #include <tlm>
 #include <vector>
 
-#include "hw/dma_counters/counter_bank_model.h"
+#include "hw/dma_counters/counter_bank.h"
+#include "hw/dma_counters/verilated_counter_block.h"
 #include "hw/torus/dma/torus_dma_interface.h"
 #include "hw/torus/network/torus_network.h"
 #include "tlm/payload/extensions.h"
@@ -37,6 +38,8 @@ struct DmaConfig {
   counters::BankShape injection_bank{4, 64, false};
   counters::BankShape reception_bank{4, 64, true};
   counters::CounterTiming counter_timing;
+  bool rtl_counters = false;  // the Verilated RTL counter banks instead of the C++ model
+  int rtl_trace_nodes = 4;    // with --vcd, nodes below this dump their RTL banks' waveforms
 
   // Declares every parameter under `prefix` (e.g. torus.node.dma).
   static DmaConfig declare(const std::string& prefix);
@@ -120,6 +123,13 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
     uint32_t writing = 0;   // of those, being written to memory
   };
 
+  struct RtlTrace {
+    counters::VerilatedCounterBlock* block;
+    std::string path;
+  };
+  std::unique_ptr<counters::CounterBank> make_counters(const char* what,
+                                                       const counters::BankShape& shape);
+  void start_of_simulation() override;
   void injection_engine();
   int pick_fifo();
   int torus_queue(int fifo) const;
@@ -144,7 +154,8 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   DmaConfig cfg_;
   Clock clock_;
   std::function<void(unsigned)> raise_irq_;
-  std::unique_ptr<counters::CounterBankModel> inj_counters_, rec_counters_;
+  std::vector<RtlTrace> rtl_traces_;
+  std::unique_ptr<counters::CounterBank> inj_counters_, rec_counters_;
   std::vector<InjFifo> inj_;
   std::vector<RecFifo> rec_;
   int rr_high_ = 0, rr_normal_ = 0;

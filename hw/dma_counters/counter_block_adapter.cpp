@@ -1,0 +1,136 @@
+#include "hw/dma_counters/counter_block_adapter.h"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "tlm/kernel/now.h"
+
+namespace hs::counters {
+
+CounterBlockAdapter::CounterBlockAdapter(const std::string& name,
+                                         std::unique_ptr<CounterBlock> block, const Clock& clock,
+                                         const CounterTiming& timing)
+    : block_(std::move(block)),
+      timing_(timing),
+      edges_(clock),
+      depth_(std::max(std::max(timing.read_latency, timing.hit_zero_latency), 1u)),
+      wakes_((name + "_irq").c_str(), [this](Wake& w) { wake(w); }) {}
+
+void CounterBlockAdapter::ensure_reset() const {
+  if (!reset_done_) {
+    block_->reset();
+    reset_done_ = true;
+  }
+}
+
+void CounterBlockAdapter::advance_to(uint64_t edge) {
+  ensure_reset();
+  if (next_edge_ >= edge) return;
+  // Past `depth_` idle edges the block's outputs no longer change: skip those (clock gating).
+  for (uint64_t e = std::max(next_edge_, edge > depth_ ? edge - depth_ : 0); e < edge; ++e) {
+    step(e, CounterPins{});
+  }
+  next_edge_ = edge;
+}
+
+const CounterOutputs& CounterBlockAdapter::step(uint64_t edge, const CounterPins& pins) {
+  const CounterOutputs& out = block_->edge(pins, edges_.time_of(edge).value());
+  ++evaluated_;
+  next_edge_ = edge + 1;
+  if (const uint32_t rose = out.irq & ~last_irq_) rises_.emplace_back(edge, rose);
+  last_irq_ = out.irq;
+  const uint32_t level_rose = out.irq_level & ~last_level_;
+  last_level_ = out.irq_level;
+  for (uint32_t g = 0; g < block_->shape().groups; ++g) {
+    if (level_rose >> g & 1) {
+      const uint64_t at = edge + timing_.hit_zero_latency;
+      wakes_.push(edges_.time_of(at), Wake{at, g});
+    }
+  }
+  return out;
+}
+
+const CounterOutputs& CounterBlockAdapter::request(const CounterPins& pins, uint32_t edges) {
+  const uint64_t s = edges_.claim(hs::now(), edges);
+  advance_to(s);
+  const CounterOutputs* out = &step(s, pins);
+  for (uint32_t i = 1; i < edges; ++i) out = &step(s + i, CounterPins{});
+  return *out;
+}
+
+void CounterBlockAdapter::wake(const Wake& w) {
+  advance_to(w.edge + 1);
+  if (!rises_.empty() && rises_.front().first < w.edge) {
+    throw std::logic_error(
+        fmt::format("counter block: interrupt rise at edge {} (groups {:#x}) "
+                    "that no irq_level rise announced",
+                    rises_.front().first, rises_.front().second));
+  }
+  if (rises_.empty() || rises_.front().first != w.edge || !(rises_.front().second >> w.group & 1)) {
+    throw std::logic_error(
+        fmt::format("counter block: group {} interrupt expected to rise at "
+                    "edge {} ({} edges after irq_level) did not",
+                    w.group, w.edge, timing_.hit_zero_latency));
+  }
+  rises_.front().second &= ~(1u << w.group);
+  if (rises_.front().second == 0) rises_.pop_front();
+  if (on_irq_) on_irq_(w.group);
+}
+
+bool CounterBlockAdapter::read(uint32_t offset, unsigned width, uint64_t& v) {
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
+  CounterPins p;
+  p.reg_valid = true;
+  p.reg_wide = width == 8;
+  p.reg_addr = offset;
+  // reg_err is registered at the read's own edge; the data arrives read_latency edges later.
+  const uint32_t latency = std::max(timing_.read_latency, 1u);
+  const uint64_t s = edges_.claim(hs::now(), latency);
+  advance_to(s);
+  const CounterOutputs* out = &step(s, p);
+  const bool err = out->reg_err;
+  for (uint32_t i = 1; i < latency; ++i) out = &step(s + i, CounterPins{});
+  if (err) return false;
+  if (!out->rd_valid) {
+    throw std::logic_error(
+        fmt::format("counter block: no read data {} edges after the read of "
+                    "offset {:#x}",
+                    latency, offset));
+  }
+  v = out->rd_data;
+  return true;
+}
+
+bool CounterBlockAdapter::write(uint32_t offset, uint64_t v, unsigned width) {
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
+  CounterPins p;
+  p.reg_valid = true;
+  p.reg_write = true;
+  p.reg_wide = width == 8;
+  p.reg_addr = offset;
+  p.reg_wdata = v;
+  if (request(p, 1).reg_err) return false;
+  if (offset < kGroupBase && offset % kCounterStride == kValue && on_value_write_) {
+    on_value_write_(offset / kCounterStride, static_cast<uint32_t>(v));
+  }
+  return true;
+}
+
+DecrementResult CounterBlockAdapter::decrement(uint32_t counter, uint32_t bytes, bool check_bounds,
+                                               uint64_t addr, uint32_t len) {
+  CounterPins p;
+  p.dec_valid = true;
+  p.dec_id = counter;
+  p.dec_bytes = bytes;
+  p.dec_check = check_bounds;
+  p.dec_addr = addr;
+  p.dec_len = len;
+  const CounterOutputs& out = request(p, 1);
+  DecrementResult r;
+  r.hit_zero = out.dec_hit_zero;
+  r.underflow = out.dec_underflow;
+  r.out_of_bounds = out.dec_out_of_bounds;
+  return r;
+}
+
+}  // namespace hs::counters

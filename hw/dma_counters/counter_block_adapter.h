@@ -1,0 +1,83 @@
+// A CounterBank over a pin-level CounterBlock (the Verilated RTL, or its C++ cycle model): each
+// call becomes one request on the block's clock, at the edge counter_timing.h assigns it.
+//
+// - Register writes and decrements: one edge with the request on the pins; results come from
+//   the block's registered outputs.
+// - Register reads: the read edge, then idle edges until the read pipeline delivers the data.
+// - value() and base_address(): the block's combinational lookup port.
+// - Between requests the clock is gated: idle edges are evaluated only while a pipeline still
+//   holds something (at most max(read, hit-zero latency) of them), which changes nothing the
+//   block shows and saves evaluations.
+// - Interrupts: when irq_level rises at edge e, a wake-up is scheduled for the edge e +
+//   hit_zero_latency; it clocks the block up to that edge and raises the interrupt of every
+//   group whose irq output rose there. An expected rise that does not appear is a model error.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "hw/dma_counters/counter_bank.h"
+#include "hw/dma_counters/counter_bank_cycle.h"
+#include "hw/dma_counters/counter_timing.h"
+#include "tlm/timing/timed_queue.h"
+
+namespace hs::counters {
+
+class CounterBlockAdapter final : public CounterBank {
+ public:
+  // Must be constructed during elaboration (it spawns the interrupt wake-up process).
+  CounterBlockAdapter(const std::string& name, std::unique_ptr<CounterBlock> block,
+                      const Clock& clock, const CounterTiming& timing);
+
+  const BankShape& shape() const override { return block_->shape(); }
+  bool read(uint32_t offset, unsigned width, uint64_t& value) override;
+  bool write(uint32_t offset, uint64_t value, unsigned width) override;
+  DecrementResult decrement(uint32_t counter, uint32_t bytes, bool check_bounds, uint64_t addr,
+                            uint32_t len) override;
+  uint32_t value(uint32_t counter) const override {
+    ensure_reset();
+    return block_->lookup(counter).value;
+  }
+  uint64_t base_address(uint32_t counter) const override {
+    ensure_reset();
+    return uint64_t{block_->lookup(counter).base} << 4;
+  }
+  void on_interrupt(std::function<void(uint32_t)> fn) override { on_irq_ = std::move(fn); }
+  void on_value_write(std::function<void(uint32_t, uint32_t)> fn) override {
+    on_value_write_ = std::move(fn);
+  }
+  const CounterEdges& edges() const override { return edges_; }
+
+  CounterBlock& block() { return *block_; }
+  uint64_t evaluated_edges() const { return evaluated_; }
+
+ private:
+  struct Wake {
+    uint64_t edge;
+    uint32_t group;
+  };
+  // The block leaves reset (one edge with rst_n low) before its first use.
+  void ensure_reset() const;
+  // Clocks idle edges so that the next edge evaluated is `edge`.
+  void advance_to(uint64_t edge);
+  const CounterOutputs& step(uint64_t edge, const CounterPins& pins);
+  const CounterOutputs& request(const CounterPins& pins, uint32_t edges);
+  void wake(const Wake& w);
+
+  std::unique_ptr<CounterBlock> block_;
+  CounterTiming timing_;
+  CounterEdges edges_;
+  uint32_t depth_;  // idle edges after which every pipeline is flushed
+  mutable bool reset_done_ = false;
+  uint64_t next_edge_ = 0, evaluated_ = 0;
+  uint32_t last_level_ = 0, last_irq_ = 0;
+  std::deque<std::pair<uint64_t, uint32_t>> rises_;  // (edge, groups whose irq rose there)
+  TimedQueue<Wake> wakes_;
+  std::function<void(uint32_t)> on_irq_;
+  std::function<void(uint32_t, uint32_t)> on_value_write_;
+};
+
+}  // namespace hs::counters

@@ -1,0 +1,188 @@
+#include "hw/dma_counters/verilated_counter_block.h"
+
+#include <fmt/format.h>
+
+#include "Vdma_counter_bank_inj.h"
+#include "Vdma_counter_bank_rec.h"
+#include "hw/rtl_cosim/pin.h"
+#include "hw/rtl_cosim/verilated_eval.h"
+#include "tlm/common/errors.h"
+#include "verilated_vcd_c.h"
+
+template struct hs::rtl::GrantEval<Vdma_counter_bank_inj, &Vdma_counter_bank_inj::eval>;
+template struct hs::rtl::GrantEval<Vdma_counter_bank_rec, &Vdma_counter_bank_rec::eval>;
+
+namespace hs::counters {
+
+BankShape rtl_bank_shape(bool reception) {
+  return {HYBRIDSIM_RTL_COUNTER_GROUPS, HYBRIDSIM_RTL_COUNTERS_PER_GROUP, reception};
+}
+
+CounterTiming rtl_timing() {
+  return {HYBRIDSIM_RTL_READ_LATENCY, HYBRIDSIM_RTL_HIT_ZERO_LATENCY};
+}
+
+void check_rtl_matches(const std::string& prefix, const BankShape& shape,
+                       const CounterTiming& timing) {
+  const BankShape rs = rtl_bank_shape(shape.reception);
+  const CounterTiming rt = rtl_timing();
+  auto refuse = [&](const char* param, uint32_t asked, uint32_t verilated) {
+    throw InputError(fmt::format(
+        "{}.counters=rtl: {}.{}={} but the RTL counter block was verilated with {} (change it "
+        "in rtl/CMakeLists.txt and rebuild, or use {}.counters=tlm)",
+        prefix, prefix, param, asked, verilated, prefix));
+  };
+  if (shape.groups != rs.groups) refuse("counter_groups", shape.groups, rs.groups);
+  if (shape.per_group != rs.per_group) {
+    refuse("counters_per_group", shape.per_group, rs.per_group);
+  }
+  if (timing.read_latency != rt.read_latency) {
+    refuse("counter_read_latency", timing.read_latency, rt.read_latency);
+  }
+  if (timing.hit_zero_latency != rt.hit_zero_latency) {
+    refuse("hit_zero_latency", timing.hit_zero_latency, rt.hit_zero_latency);
+  }
+}
+
+namespace {
+
+template <class Model>
+class Block final : public VerilatedCounterBlock {
+ public:
+  Block(const char* name, bool reception) : shape_(rtl_bank_shape(reception)), model_(name) {
+    model_.clk(clk_);
+    model_.rst_n(rst_n_);
+    model_.reg_valid(reg_valid_);
+    model_.reg_write(reg_write_);
+    model_.reg_wide(reg_wide_);
+    model_.reg_addr(reg_addr_);
+    model_.reg_wdata(reg_wdata_);
+    model_.reg_err(reg_err_);
+    model_.rd_valid(rd_valid_);
+    model_.rd_data(rd_data_);
+    model_.dec_valid(dec_valid_);
+    model_.dec_id(dec_id_);
+    model_.dec_bytes(dec_bytes_);
+    model_.dec_check(dec_check_);
+    model_.dec_addr(dec_addr_);
+    model_.dec_len(dec_len_);
+    model_.dec_hit_zero(dec_hit_zero_);
+    model_.dec_underflow(dec_underflow_);
+    model_.dec_out_of_bounds(dec_out_of_bounds_);
+    model_.lk_id(lk_id_);
+    model_.lk_value(lk_value_);
+    model_.lk_base(lk_base_);
+    model_.lk_max(lk_max_);
+    model_.lk_flags(lk_flags_);
+    model_.status(status_);
+    model_.irq_level(irq_level_);
+    model_.irq(irq_);
+  }
+  ~Block() override { close_trace(); }
+
+  const BankShape& shape() const override { return shape_; }
+
+  void reset() override {
+    drive(CounterPins{});
+    rst_n_.set(false);
+    clock_edge(last_time_);
+    rst_n_.set(true);
+  }
+
+  const CounterOutputs& edge(const CounterPins& in, uint64_t time_ps) override {
+    drive(in);
+    clock_edge(time_ps);
+    out_.reg_err = reg_err_.get();
+    out_.rd_valid = rd_valid_.get();
+    out_.rd_data = rd_data_.get();
+    out_.dec_hit_zero = dec_hit_zero_.get();
+    out_.dec_underflow = dec_underflow_.get();
+    out_.dec_out_of_bounds = dec_out_of_bounds_.get();
+    out_.status = status_.get();
+    out_.irq_level = irq_level_.get();
+    out_.irq = irq_.get();
+    return out_;
+  }
+
+  CounterView lookup(uint32_t counter) override {
+    if (lk_id_.get() != counter) {
+      lk_id_.set(counter);
+      eval();
+    }
+    CounterView v;
+    v.value = lk_value_.get();
+    v.base = lk_base_.get();
+    v.max = lk_max_.get();
+    const uint32_t f = lk_flags_.get();
+    v.hit_zero = f & 1;
+    v.enabled = f & 2;
+    v.underflow = f & 4;
+    v.out_of_bounds = f & 8;
+    return v;
+  }
+
+  void open_trace(const std::string& path, uint64_t half_period_ps) override {
+    Verilated::traceEverOn(true);
+    vcd_ = std::make_unique<VerilatedVcdC>();
+    model_.trace(vcd_.get(), 99);
+    vcd_->open(path.c_str());
+    if (!vcd_->isOpen()) throw InputError("cannot write RTL waveform file " + path);
+    half_period_ = half_period_ps;
+  }
+  void close_trace() override {
+    if (vcd_) vcd_->close();
+    vcd_.reset();
+  }
+  uint64_t evaluations() const override { return evaluations_; }
+
+ private:
+  void eval() {
+    rtl::evaluate(model_);
+    ++evaluations_;
+  }
+  void drive(const CounterPins& in) {
+    reg_valid_.set(in.reg_valid);
+    reg_write_.set(in.reg_write);
+    reg_wide_.set(in.reg_wide);
+    reg_addr_.set(in.reg_addr);
+    reg_wdata_.set(in.reg_wdata);
+    dec_valid_.set(in.dec_valid);
+    dec_id_.set(in.dec_id);
+    dec_bytes_.set(in.dec_bytes);
+    dec_check_.set(in.dec_check);
+    // Addresses beyond the block's 48 bits lie outside every window: saturate, keep them out.
+    dec_addr_.set(in.dec_addr >> 48 ? (uint64_t{1} << 48) - 1 : in.dec_addr);
+    dec_len_.set(in.dec_len > 0xFFFF ? 0xFFFF : in.dec_len);
+  }
+  // Inputs change with the clock low (half a period before the edge), then the clock rises.
+  void clock_edge(uint64_t time_ps) {
+    clk_.set(false);
+    eval();
+    if (vcd_) vcd_->dump(std::max(last_time_, time_ps > half_period_ ? time_ps - half_period_ : 0));
+    clk_.set(true);
+    eval();
+    if (vcd_) vcd_->dump(time_ps);
+    last_time_ = std::max(last_time_, time_ps);
+  }
+
+  BankShape shape_;
+  rtl::Pin<bool> clk_, rst_n_, reg_valid_, reg_write_, reg_wide_, reg_err_, rd_valid_, dec_valid_,
+      dec_check_, dec_hit_zero_, dec_underflow_, dec_out_of_bounds_;
+  rtl::Pin<uint32_t> reg_addr_, dec_id_, dec_bytes_, dec_len_, lk_id_, lk_value_, lk_base_, lk_max_,
+      lk_flags_, status_, irq_level_, irq_;
+  rtl::Pin<uint64_t> reg_wdata_, rd_data_, dec_addr_;
+  Model model_;
+  std::unique_ptr<VerilatedVcdC> vcd_;
+  uint64_t half_period_ = 0, last_time_ = 0, evaluations_ = 0;
+  CounterOutputs out_;
+};
+
+}  // namespace
+
+std::unique_ptr<VerilatedCounterBlock> VerilatedCounterBlock::create(const char* name,
+                                                                     bool reception) {
+  if (reception) return std::make_unique<Block<Vdma_counter_bank_rec>>(name, reception);
+  return std::make_unique<Block<Vdma_counter_bank_inj>>(name, reception);
+}
+
+}  // namespace hs::counters
