@@ -43,7 +43,9 @@ struct SplitRun {
   uint64_t a_accesses_at_first_data = 0, a_accesses_at_zero = 0;
   uint64_t a_cycles_at_first_data = 0, a_cycles_at_zero = 0;
 
-  explicit SplitRun(const std::vector<std::pair<std::string, nlohmann::json>>& extra) {
+  SplitRun(const std::string& counters,
+           const std::vector<std::pair<std::string, nlohmann::json>>& extra) {
+    set_param("torus.node.dma.counters", counters);
     for (const auto& [k, v] :
          std::vector<std::pair<std::string, nlohmann::json>>{{"torus.network.x", 4},
                                                              {"torus.network.y", 4},
@@ -109,10 +111,18 @@ struct SplitRun {
   }
 };
 
+// Every test runs with the C++ counter banks and again with the co-simulated RTL ones.
+class CounterBanks : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string counters() const { return "torus.node.dma.counters=" + GetParam(); }
+};
+class SplitTransfer : public CounterBanks {};
+class Messaging : public CounterBanks {};
+
 }  // namespace
 
-TEST(SplitTransfer, EveryByteSentExactlyOnceAndTargetEqualsSource) {
-  SplitRun r({{"workload.bytes", 20000}});
+TEST_P(SplitTransfer, EveryByteSentExactlyOnceAndTargetEqualsSource) {
+  SplitRun r(GetParam(), {{"workload.bytes", 20000}});
   ASSERT_EQ(r.violation, "");
   EXPECT_TRUE(r.results["data_verified"].get<bool>());
   const auto fifo = r.data(tdma::kMemoryFifo), put = r.data(tdma::kDirectPut);
@@ -125,8 +135,8 @@ TEST(SplitTransfer, EveryByteSentExactlyOnceAndTargetEqualsSource) {
   EXPECT_EQ(fifo.back().hi, put.back().lo) << "the ranges are disjoint and together cover it";
 }
 
-TEST(SplitTransfer, MemoryFifoAscendsDirectPutDescendsAndTheyMeet) {
-  SplitRun r({});
+TEST_P(SplitTransfer, MemoryFifoAscendsDirectPutDescendsAndTheyMeet) {
+  SplitRun r(GetParam(), {});
   const auto fifo = r.data(tdma::kMemoryFifo), put = r.data(tdma::kDirectPut);
   const uint64_t base = dcmf::layout::kAppMemory;
   ASSERT_FALSE(fifo.empty());
@@ -138,8 +148,8 @@ TEST(SplitTransfer, MemoryFifoAscendsDirectPutDescendsAndTheyMeet) {
   EXPECT_EQ(fifo.back().hi, put.back().lo) << "the last of each are adjacent";
 }
 
-TEST(SplitTransfer, RtsLeavesFirstCarryingTheDirectPutDescriptorAndSize) {
-  SplitRun r({});
+TEST_P(SplitTransfer, RtsLeavesFirstCarryingTheDirectPutDescriptorAndSize) {
+  SplitRun r(GetParam(), {});
   const auto msg = r.message();
   ASSERT_FALSE(msg.empty());
   EXPECT_EQ(msg.front().sw_type, 2u) << "the first packet is the RTS";
@@ -150,8 +160,8 @@ TEST(SplitTransfer, RtsLeavesFirstCarryingTheDirectPutDescriptorAndSize) {
   EXPECT_LE(msg.front().t, r.data(tdma::kMemoryFifo).front().t);
 }
 
-TEST(SplitTransfer, DataIsOnTheNetworkBeforeTheAcknowledgementArrives) {
-  SplitRun r({{"workload.bytes", 65536}});
+TEST_P(SplitTransfer, DataIsOnTheNetworkBeforeTheAcknowledgementArrives) {
+  SplitRun r(GetParam(), {{"workload.bytes", 65536}});
   ASSERT_FALSE(r.remote_gets.empty());
   const auto fifo = r.data(tdma::kMemoryFifo);
   ASSERT_FALSE(fifo.empty());
@@ -161,22 +171,22 @@ TEST(SplitTransfer, DataIsOnTheNetworkBeforeTheAcknowledgementArrives) {
   EXPECT_GE(before, 2u);
 }
 
-TEST(SplitTransfer, NoDirectPutBeforeTheAcknowledgement) {
-  SplitRun r({});
+TEST_P(SplitTransfer, NoDirectPutBeforeTheAcknowledgement) {
+  SplitRun r(GetParam(), {});
   ASSERT_FALSE(r.remote_gets.empty());
   for (const auto& s : r.data(tdma::kDirectPut)) EXPECT_GE(s.t, r.remote_gets.front());
 }
 
-TEST(SplitTransfer, AcknowledgementIsARemoteGetIntoTheHighPriorityFifo) {
-  SplitRun r({});
+TEST_P(SplitTransfer, AcknowledgementIsARemoteGetIntoTheHighPriorityFifo) {
+  SplitRun r(GetParam(), {});
   ASSERT_EQ(r.remote_gets.size(), 1u);
   const auto put = r.data(tdma::kDirectPut);
   ASSERT_FALSE(put.empty());
   for (const auto& s : put) EXPECT_TRUE(s.high_fifo);
 }
 
-TEST(SplitTransfer, HighPriorityWorkIsServedFirstAndBothKindsInterleave) {
-  SplitRun r({{"workload.bytes", 65536}});
+TEST_P(SplitTransfer, HighPriorityWorkIsServedFirstAndBothKindsInterleave) {
+  SplitRun r(GetParam(), {{"workload.bytes", 65536}});
   ASSERT_FALSE(r.remote_gets.empty());
   const auto msg = r.message();
   // Once the descriptor lands, the direct put is served before pending memory-FIFO work: at
@@ -194,8 +204,8 @@ TEST(SplitTransfer, HighPriorityWorkIsServedFirstAndBothKindsInterleave) {
   EXPECT_GT(put.size(), 40u);
 }
 
-TEST(SplitTransfer, SendCounterStartsAtSizeDecrementsByPayloadHitsZeroOnce) {
-  SplitRun r({});
+TEST_P(SplitTransfer, SendCounterStartsAtSizeDecrementsByPayloadHitsZeroOnce) {
+  SplitRun r(GetParam(), {});
   std::vector<Sent> ordered;
   for (const auto& s : r.message()) {
     if (s.counter != dcmf::kControlCounter) ordered.push_back(s);
@@ -211,8 +221,8 @@ TEST(SplitTransfer, SendCounterStartsAtSizeDecrementsByPayloadHitsZeroOnce) {
   EXPECT_EQ(r.violation, "");
 }
 
-TEST(SplitTransfer, DirectPutMakesNoReceptionFifoEntry) {
-  SplitRun r({});
+TEST_P(SplitTransfer, DirectPutMakesNoReceptionFifoEntry) {
+  SplitRun r(GetParam(), {});
   const StatGroup* b = StatsRegistry::instance().find("torus.n2.dma");
   ASSERT_NE(b, nullptr);
   const auto j = b->to_json(sc_core::sc_time_stamp());
@@ -225,10 +235,10 @@ TEST(SplitTransfer, DirectPutMakesNoReceptionFifoEntry) {
             16384u);
 }
 
-TEST(SplitTransfer, LateAcknowledgementMemoryFifoSendsEverythingAndCompletesOnce) {
+TEST_P(SplitTransfer, LateAcknowledgementMemoryFifoSendsEverythingAndCompletesOnce) {
   // B takes 118 us to handle the RTS: the memory FIFO finishes first; the late direct put moves
   // nothing.
-  SplitRun r({{"workload.rts_cycles", 100000}});
+  SplitRun r(GetParam(), {{"workload.rts_cycles", 100000}});
   ASSERT_EQ(r.violation, "");
   EXPECT_TRUE(r.results["data_verified"].get<bool>());
   EXPECT_TRUE(r.data(tdma::kDirectPut).empty());
@@ -237,8 +247,8 @@ TEST(SplitTransfer, LateAcknowledgementMemoryFifoSendsEverythingAndCompletesOnce
   EXPECT_EQ(bytes, 16384u);
 }
 
-TEST(SplitTransfer, OriginCoreDoesNothingBetweenPostingAndCompletion) {
-  SplitRun r({{"workload.bytes", 65536}});
+TEST_P(SplitTransfer, OriginCoreDoesNothingBetweenPostingAndCompletion) {
+  SplitRun r(GetParam(), {{"workload.bytes", 65536}});
   ASSERT_EQ(r.violation, "");
   // Core activity at A when its first data packet left (posting done) and when the send counter
   // reached zero: nothing in between, although the acknowledgement arrived meanwhile.
@@ -247,14 +257,14 @@ TEST(SplitTransfer, OriginCoreDoesNothingBetweenPostingAndCompletion) {
   EXPECT_GT(r.a_accesses_at_first_data, 0u);
 }
 
-TEST(SplitTransfer, SplitPointMovesTowardDirectPutAsRoundTripShrinks) {
+TEST_P(SplitTransfer, SplitPointMovesTowardDirectPutAsRoundTripShrinks) {
   // The round trip grows with the target's RTS handling time; the direct-put share must fall
   // monotonically as it grows.
   std::vector<uint64_t> put_bytes;
   for (int rts_cycles : {0, 2000, 8000, 32000, 128000}) {
     const auto r =
         run_scenario("torus_pingpong",
-                     {"torus.network.x=4", "torus.network.y=4", "torus.network.z=4",
+                     {counters(), "torus.network.x=4", "torus.network.y=4", "torus.network.z=4",
                       "workload.protocol=split", "workload.iterations=1", "workload.warmup=0",
                       "workload.bytes=65536", "workload.rts_cycles=" + std::to_string(rts_cycles)});
     ASSERT_TRUE(passed(r)) << violations(r);
@@ -264,14 +274,14 @@ TEST(SplitTransfer, SplitPointMovesTowardDirectPutAsRoundTripShrinks) {
   EXPECT_GT(put_bytes.front(), put_bytes.back());
 }
 
-TEST(SplitTransfer, PacketsUseOnlyMinimalTorusLinksAndReachTheirNode) {
+TEST_P(SplitTransfer, PacketsUseOnlyMinimalTorusLinksAndReachTheirNode) {
   // The always-on route checker fails the run on any non-minimal hop or misdelivery; B sits
   // across wrap links from A.
   for (int hops : {1, 3, 6}) {
     const auto r = run_scenario(
-        "torus_pingpong",
-        {"torus.network.x=4", "torus.network.y=4", "torus.network.z=4", "workload.protocol=split",
-         "workload.bytes=30000", "workload.hops=" + std::to_string(hops)});
+        "torus_pingpong", {counters(), "torus.network.x=4", "torus.network.y=4",
+                           "torus.network.z=4", "workload.protocol=split", "workload.bytes=30000",
+                           "workload.hops=" + std::to_string(hops)});
     ASSERT_TRUE(passed(r)) << violations(r);
     EXPECT_EQ(r["results"]["hops"].get<int>(), hops);
     const auto packets = r["stats"]["torus.network"]["packets_delivered"].get<uint64_t>();
@@ -281,11 +291,11 @@ TEST(SplitTransfer, PacketsUseOnlyMinimalTorusLinksAndReachTheirNode) {
   }
 }
 
-TEST(SplitTransfer, NoWorseThanTheBetterBaselineAndStrictlyBetterInTheMiddle) {
-  auto latency = [](const std::string& protocol, int bytes) {
-    const auto r =
-        run_scenario("torus_pingpong", {"workload.protocol=" + protocol, "workload.hops=1",
-                                        "workload.bytes=" + std::to_string(bytes)});
+TEST_P(SplitTransfer, NoWorseThanTheBetterBaselineAndStrictlyBetterInTheMiddle) {
+  auto latency = [this](const std::string& protocol, int bytes) {
+    const auto r = run_scenario("torus_pingpong",
+                                {counters(), "workload.protocol=" + protocol, "workload.hops=1",
+                                 "workload.bytes=" + std::to_string(bytes)});
     EXPECT_TRUE(passed(r)) << violations(r);
     return r["results"]["one_way_latency_ns"].get<double>();
   };
@@ -300,7 +310,7 @@ TEST(SplitTransfer, NoWorseThanTheBetterBaselineAndStrictlyBetterInTheMiddle) {
   }
 }
 
-TEST(Messaging, DataIntegrityForEveryProtocolOverRandomSizesAndSeeds) {
+TEST_P(Messaging, DataIntegrityForEveryProtocolOverRandomSizesAndSeeds) {
   std::mt19937 rng(7);
   for (int i = 0; i < 24; ++i) {
     const char* protocols[] = {"eager", "rendezvous", "split"};
@@ -309,7 +319,7 @@ TEST(Messaging, DataIntegrityForEveryProtocolOverRandomSizesAndSeeds) {
     const int hops = std::uniform_int_distribution<int>(1, 3)(rng);
     const auto r =
         run_scenario("torus_pingpong",
-                     {"torus.network.x=2", "torus.network.y=2", "torus.network.z=2",
+                     {counters(), "torus.network.x=2", "torus.network.y=2", "torus.network.z=2",
                       "workload.protocol=" + proto, "workload.bytes=" + std::to_string(bytes),
                       "workload.hops=" + std::to_string(hops), "workload.iterations=2",
                       std::string("workload.interrupts=") + (i % 2 ? "true" : "false")},
@@ -319,10 +329,13 @@ TEST(Messaging, DataIntegrityForEveryProtocolOverRandomSizesAndSeeds) {
   }
 }
 
-TEST(Messaging, BadDistanceIsAnInputError) {
+TEST(MessagingInput, BadDistanceIsAnInputError) {
   const auto r = run_scenario("torus_pingpong", {"workload.hops=13"});
   ASSERT_TRUE(r.contains("error"));
   EXPECT_NE(r["error"].get<std::string>().find("farthest node of a 8x8x8 torus is 12 hops"),
             std::string::npos)
       << r["error"];
 }
+
+INSTANTIATE_TEST_SUITE_P(CounterBanks, SplitTransfer, ::testing::Values("tlm", "rtl"));
+INSTANTIATE_TEST_SUITE_P(CounterBanks, Messaging, ::testing::Values("tlm", "rtl"));
