@@ -13,7 +13,6 @@ CounterBlockAdapter::CounterBlockAdapter(const std::string& name,
     : block_(std::move(block)),
       timing_(timing),
       edges_(clock),
-      depth_(std::max(std::max(timing.read_latency, timing.hit_zero_latency), 1u)),
       wakes_((name + "_irq").c_str(), [this](Wake& w) { wake(w); }) {}
 
 void CounterBlockAdapter::ensure_reset() const {
@@ -26,10 +25,10 @@ void CounterBlockAdapter::ensure_reset() const {
 void CounterBlockAdapter::advance_to(uint64_t edge) {
   ensure_reset();
   if (next_edge_ >= edge) return;
-  // Past `depth_` idle edges the block's outputs no longer change: skip those (clock gating).
-  for (uint64_t e = std::max(next_edge_, edge > depth_ ? edge - depth_ : 0); e < edge; ++e) {
-    step(e, CounterPins{});
-  }
+  // Idle edges change the block only while the interrupt delay line still carries a change of
+  // irq_level; the rest are skipped (the clock is gated). A read's pipeline is clocked by the
+  // read itself, and the registered decrement results are read only at their own edge.
+  for (uint64_t e = next_edge_; e < edge && e <= settled_after_; ++e) step(e, CounterPins{});
   next_edge_ = edge;
 }
 
@@ -40,6 +39,9 @@ const CounterOutputs& CounterBlockAdapter::step(uint64_t edge, const CounterPins
   if (const uint32_t rose = out.irq & ~last_irq_) rises_.emplace_back(edge, rose);
   last_irq_ = out.irq;
   const uint32_t level_rose = out.irq_level & ~last_level_;
+  if (out.irq_level != last_level_) {
+    settled_after_ = std::max(settled_after_, edge + timing_.hit_zero_latency);
+  }
   last_level_ = out.irq_level;
   for (uint32_t g = 0; g < block_->shape().groups; ++g) {
     if (level_rose >> g & 1) {

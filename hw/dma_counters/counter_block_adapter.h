@@ -5,9 +5,9 @@
 //   the block's registered outputs.
 // - Register reads: the read edge, then idle edges until the read pipeline delivers the data.
 // - value() and base_address(): the block's combinational lookup port.
-// - Between requests the clock is gated: idle edges are evaluated only while a pipeline still
-//   holds something (at most max(read, hit-zero latency) of them), which changes nothing the
-//   block shows and saves evaluations.
+// - Between requests the clock is gated: idle edges are evaluated only while the interrupt
+//   delay line still carries a change (at most hit_zero_latency of them); skipping the rest
+//   changes nothing the block shows, and saves evaluations.
 // - Interrupts: when irq_level rises at edge e, a wake-up is scheduled for the edge e +
 //   hit_zero_latency; it clocks the block up to that edge and raises the interrupt of every
 //   group whose irq output rose there. An expected rise that does not appear is a model error.
@@ -70,9 +70,9 @@ class CounterBlockAdapter final : public CounterBank {
   std::unique_ptr<CounterBlock> block_;
   CounterTiming timing_;
   CounterEdges edges_;
-  uint32_t depth_;  // idle edges after which every pipeline is flushed
   mutable bool reset_done_ = false;
   uint64_t next_edge_ = 0, evaluated_ = 0;
+  uint64_t settled_after_ = 0;  // from this edge on, idle edges change nothing
   uint32_t last_level_ = 0, last_irq_ = 0;
   std::deque<std::pair<uint64_t, uint32_t>> rises_;  // (edge, groups whose irq rose there)
   TimedQueue<Wake> wakes_;

@@ -20,12 +20,17 @@ class PinBase : public sc_core::sc_signal_inout_if<T> {
   const T& get_data_ref() const override { return value_; }
   void write(const T& v) override { value_ = v; }
   bool event() const override { return false; }
-  const sc_core::sc_event& value_changed_event() const override { return never_; }
-  const sc_core::sc_event& default_event() const override { return never_; }
+  const sc_core::sc_event& value_changed_event() const override { return never(); }
+  const sc_core::sc_event& default_event() const override { return never(); }
 
  protected:
+  // One event for every pin (a large machine has tens of thousands of pins); it is never
+  // notified, and lives as long as the process.
+  static const sc_core::sc_event& never() {
+    static const sc_core::sc_event* e = new sc_core::sc_event("hs_rtl_pin_never");
+    return *e;
+  }
   T value_{};
-  sc_core::sc_event never_;
 };
 
 template <class T>
@@ -34,8 +39,8 @@ class Pin final : public PinBase<T> {};
 template <>
 class Pin<bool> final : public PinBase<bool> {
  public:
-  const sc_core::sc_event& posedge_event() const override { return never_; }
-  const sc_core::sc_event& negedge_event() const override { return never_; }
+  const sc_core::sc_event& posedge_event() const override { return never(); }
+  const sc_core::sc_event& negedge_event() const override { return never(); }
   bool posedge() const override { return false; }
   bool negedge() const override { return false; }
 };

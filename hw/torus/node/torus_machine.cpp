@@ -41,6 +41,22 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
                   sum(&dma::TorusDma::Totals::packets_received));
   stats_->derived("bytes_received", "B", "payload bytes all DMA engines received",
                   sum(&dma::TorusDma::Totals::bytes_received));
+  auto counter_sum = [this](uint64_t (counters::CounterEdges::*field)() const) {
+    return [this, field] {
+      double s = 0;
+      for (const auto& node : nodes) {
+        s += static_cast<double>((node->dma->injection_counters().edges().*field)() +
+                                 (node->dma->reception_counters().edges().*field)());
+      }
+      return s;
+    };
+  };
+  stats_->derived("counter_requests", "requests",
+                  "register accesses and decrements all counter banks took",
+                  counter_sum(&counters::CounterEdges::requests));
+  stats_->derived("counter_slipped", "requests",
+                  "counter-bank requests that waited for a busy clock edge",
+                  counter_sum(&counters::CounterEdges::slipped));
 }
 
 std::vector<Core*> TorusMachine::cores() const {

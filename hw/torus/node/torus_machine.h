@@ -20,6 +20,12 @@ class TorusMachine : public sc_core::sc_module {
   ComputeNode& node(int id) { return *nodes[id]; }
 
   std::unique_ptr<TorusNetwork> network;
+  // Nodes go in reverse order of construction: SystemC's port registry finds a port from its
+  // newest end, so this keeps tearing down a large machine linear rather than quadratic.
+  ~TorusMachine() override {
+    while (!nodes.empty()) nodes.pop_back();
+  }
+
   std::vector<std::unique_ptr<ComputeNode>> nodes;
 
  private:
