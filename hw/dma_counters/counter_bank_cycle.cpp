@@ -2,6 +2,33 @@
 
 namespace hs::counters {
 
+CounterPins CounterPins::read(uint32_t offset, bool wide) {
+  CounterPins p;
+  p.reg_valid = true;
+  p.reg_wide = wide;
+  p.reg_addr = offset;
+  return p;
+}
+
+CounterPins CounterPins::write(uint32_t offset, uint64_t value, bool wide) {
+  CounterPins p = read(offset, wide);
+  p.reg_write = true;
+  p.reg_wdata = value;
+  return p;
+}
+
+CounterPins CounterPins::decrement(uint32_t counter, uint32_t bytes, bool check, uint64_t addr,
+                                   uint32_t len) {
+  CounterPins p;
+  p.dec_valid = true;
+  p.dec_id = counter;
+  p.dec_bytes = bytes;
+  p.dec_check = check;
+  p.dec_addr = addr;
+  p.dec_len = len;
+  return p;
+}
+
 bool CounterOutputs::operator==(const CounterOutputs& o) const {
   return reg_err == o.reg_err && rd_valid == o.rd_valid && rd_data == o.rd_data &&
          dec_hit_zero == o.dec_hit_zero && dec_underflow == o.dec_underflow &&

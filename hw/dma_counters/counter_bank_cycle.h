@@ -22,6 +22,11 @@ struct CounterPins {
   bool dec_check = false;
   uint64_t dec_addr = 0;
   uint32_t dec_len = 0;
+
+  static CounterPins read(uint32_t offset, bool wide);
+  static CounterPins write(uint32_t offset, uint64_t value, bool wide);
+  static CounterPins decrement(uint32_t counter, uint32_t bytes, bool check = false,
+                               uint64_t addr = 0, uint32_t len = 0);
 };
 
 // Outputs after an edge.

@@ -81,10 +81,7 @@ void CounterBlockAdapter::wake(const Wake& w) {
 
 bool CounterBlockAdapter::read(uint32_t offset, unsigned width, uint64_t& v) {
   if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
-  CounterPins p;
-  p.reg_valid = true;
-  p.reg_wide = width == 8;
-  p.reg_addr = offset;
+  const CounterPins p = CounterPins::read(offset, width == 8);
   // reg_err is registered at the read's own edge; the data arrives read_latency edges later.
   const uint32_t latency = std::max(timing_.read_latency, 1u);
   const uint64_t s = edges_.claim(hs::now(), latency);
@@ -105,13 +102,7 @@ bool CounterBlockAdapter::read(uint32_t offset, unsigned width, uint64_t& v) {
 
 bool CounterBlockAdapter::write(uint32_t offset, uint64_t v, unsigned width) {
   if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
-  CounterPins p;
-  p.reg_valid = true;
-  p.reg_write = true;
-  p.reg_wide = width == 8;
-  p.reg_addr = offset;
-  p.reg_wdata = v;
-  if (request(p, 1).reg_err) return false;
+  if (request(CounterPins::write(offset, v, width == 8), 1).reg_err) return false;
   if (offset < kGroupBase && offset % kCounterStride == kValue && on_value_write_) {
     on_value_write_(offset / kCounterStride, static_cast<uint32_t>(v));
   }
@@ -120,14 +111,8 @@ bool CounterBlockAdapter::write(uint32_t offset, uint64_t v, unsigned width) {
 
 DecrementResult CounterBlockAdapter::decrement(uint32_t counter, uint32_t bytes, bool check_bounds,
                                                uint64_t addr, uint32_t len) {
-  CounterPins p;
-  p.dec_valid = true;
-  p.dec_id = counter;
-  p.dec_bytes = bytes;
-  p.dec_check = check_bounds;
-  p.dec_addr = addr;
-  p.dec_len = len;
-  const CounterOutputs& out = request(p, 1);
+  const CounterOutputs& out =
+      request(CounterPins::decrement(counter, bytes, check_bounds, addr, len), 1);
   DecrementResult r;
   r.hit_zero = out.dec_hit_zero;
   r.underflow = out.dec_underflow;

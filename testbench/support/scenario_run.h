@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace hs::runner {
+struct RunOptions;
+}
+
 namespace hs::testing {
 
 // Runs a scenario (file or built-in name) with overrides; returns its JSON report.
@@ -15,6 +19,8 @@ nlohmann::json run_scenario_here(const std::string& scenario, const std::vector<
 // The same in a child process; on a crash or exception the result has "error".
 nlohmann::json run_scenario(const std::string& scenario, const std::vector<std::string>& sets,
                             std::optional<uint64_t> seed = std::nullopt);
+// A child-process run with every run option (traces, report file) the command line has.
+nlohmann::json run_scenario(const runner::RunOptions& options);
 
 inline bool passed(const nlohmann::json& report) {
   return report.value("status", "") == "passed";

@@ -16,7 +16,6 @@
 #include "hw/dma_counters/counter_block_adapter.h"
 #include "hw/dma_counters/verilated_counter_block.h"
 #include "testbench/runner/simulation.h"
-#include "testbench/support/child_process.h"
 #include "testbench/support/scenario_run.h"
 #include "tlm/kernel/now.h"
 
@@ -175,19 +174,12 @@ TEST(CounterCosim, RtlWithAShapeItWasNotBuiltForIsAnInputError) {
 
 TEST(CounterCosim, RtlWaveformsSitNextToTheSystemCVcd) {
   const std::string vcd = ::testing::TempDir() + "cosim_wave.vcd";
-  const auto r = hs::testing::run_in_child([&] {
-    runner::RunOptions o;
-    o.scenario = "torus_pingpong";
-    o.sets = {
-        "torus.node.dma.counters=rtl", "torus.network.x=2", "torus.network.y=2",
-        "torus.network.z=2",           "workload.hops=1",   "torus.node.dma.rtl_trace_nodes=2"};
-    o.vcd_path = vcd;
-    o.quiet = true;
-    runner::Simulation sim(o);
-    std::ostringstream ignored;
-    sim.run(ignored);
-    return sim.report();
-  });
+  runner::RunOptions o;
+  o.scenario = "torus_pingpong";
+  o.sets = {"torus.node.dma.counters=rtl", "torus.network.x=2", "torus.network.y=2",
+            "torus.network.z=2",           "workload.hops=1",   "torus.node.dma.rtl_trace_nodes=2"};
+  o.vcd_path = vcd;
+  const auto r = run_scenario(o);
   ASSERT_TRUE(passed(r)) << violations(r);
   const std::string stem = vcd.substr(0, vcd.size() - 4);
   for (const char* bank : {"n0.dma.inj_counters", "n0.dma.rec_counters", "n1.dma.rec_counters"}) {

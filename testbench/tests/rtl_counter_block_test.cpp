@@ -23,40 +23,17 @@ class RtlBench {
   const CounterOutputs& edge(const CounterPins& p) { return block_->edge(p, time_ += 1000); }
   const CounterOutputs& idle() { return edge(CounterPins{}); }
 
-  static CounterPins write_pins(uint32_t off, uint64_t v, bool wide = false) {
-    CounterPins p;
-    p.reg_valid = p.reg_write = true;
-    p.reg_wide = wide;
-    p.reg_addr = off;
-    p.reg_wdata = v;
-    return p;
-  }
-  static CounterPins dec_pins(uint32_t c, uint32_t bytes, bool check = false, uint64_t addr = 0,
-                              uint32_t len = 0) {
-    CounterPins p;
-    p.dec_valid = true;
-    p.dec_id = c;
-    p.dec_bytes = bytes;
-    p.dec_check = check;
-    p.dec_addr = addr;
-    p.dec_len = len;
-    return p;
-  }
   // True if the block accepted the write (no reg_err).
   bool write(uint32_t off, uint64_t v, bool wide = false) {
-    return !edge(write_pins(off, v, wide)).reg_err;
+    return !edge(CounterPins::write(off, v, wide)).reg_err;
   }
   const CounterOutputs& dec(uint32_t c, uint32_t bytes, bool check = false, uint64_t addr = 0,
                             uint32_t len = 0) {
-    return edge(dec_pins(c, bytes, check, addr, len));
+    return edge(CounterPins::decrement(c, bytes, check, addr, len));
   }
   // A register read: the data READ_LATENCY edges after the request, or reg_err.
   bool try_read(uint32_t off, bool wide, uint64_t& v) {
-    CounterPins p;
-    p.reg_valid = true;
-    p.reg_wide = wide;
-    p.reg_addr = off;
-    const CounterOutputs* out = &edge(p);
+    const CounterOutputs* out = &edge(CounterPins::read(off, wide));
     const bool err = out->reg_err;
     for (uint32_t i = 1; i < timing_.read_latency; ++i) {
       EXPECT_FALSE(out->rd_valid) << "read data early, after " << i << " edge(s)";
@@ -230,7 +207,7 @@ TEST(RtlCounterBlock, ClearHitZeroAndDisabledCountersNeverInterrupt) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(b.idle().irq, 0u);
   EXPECT_TRUE(b.block().lookup(2).hit_zero);  // it counted and hit zero all the same
   // Enabling it now brings its hit-zero into STATUS and the interrupt.
-  EXPECT_EQ(b.edge(RtlBench::write_pins(group_reg(0, kEnable), 1ull << 2, true)).irq_level, 1u);
+  EXPECT_EQ(b.edge(CounterPins::write(group_reg(0, kEnable), 1ull << 2, true)).irq_level, 1u);
   ASSERT_TRUE(b.write(group_reg(0, kClearHitZero), 1ull << 2, true));
   EXPECT_FALSE(b.block().lookup(2).hit_zero);
   EXPECT_EQ(b.idle().irq_level, 0u);
@@ -273,7 +250,7 @@ TEST(RtlCounterBlock, ReadReturnsTheStateBeforeItsEdge) {
   RtlBench b(true);
   ASSERT_TRUE(b.write(counter_reg(1, kValue), 500));
   // A read and a decrement of the same counter in one edge: the read sees 500.
-  CounterPins p = RtlBench::dec_pins(1, 100);
+  CounterPins p = CounterPins::decrement(1, 100);
   p.reg_valid = true;
   p.reg_addr = counter_reg(1, kValue);
   const CounterOutputs* out = &b.edge(p);
@@ -287,7 +264,7 @@ TEST(RtlCounterBlock, SameCycleWriteLandsBeforeTheDecrement) {
   RtlBench b(true);
   auto both = [&](uint32_t off, uint64_t v, bool wide, const CounterPins& dec) {
     CounterPins p = dec;
-    const CounterPins w = RtlBench::write_pins(off, v, wide);
+    const CounterPins w = CounterPins::write(off, v, wide);
     p.reg_valid = w.reg_valid;
     p.reg_write = w.reg_write;
     p.reg_wide = w.reg_wide;
@@ -296,32 +273,35 @@ TEST(RtlCounterBlock, SameCycleWriteLandsBeforeTheDecrement) {
     return b.edge(p);
   };
   // VALUE write, then the decrement applies to the written value.
-  EXPECT_TRUE(both(counter_reg(4, kValue), 300, false, RtlBench::dec_pins(4, 300)).dec_hit_zero);
+  EXPECT_TRUE(
+      both(counter_reg(4, kValue), 300, false, CounterPins::decrement(4, 300)).dec_hit_zero);
   EXPECT_EQ(b.block().lookup(4).value, 0u);
   // INCREMENT then decrement.
-  both(counter_reg(4, kIncrement), 50, false, RtlBench::dec_pins(4, 20));
+  both(counter_reg(4, kIncrement), 50, false, CounterPins::decrement(4, 20));
   EXPECT_EQ(b.block().lookup(4).value, 30u);
   // CLEAR_HIT_ZERO clears first, so a decrement reaching zero in the same edge leaves it set.
   EXPECT_TRUE(b.block().lookup(4).hit_zero);
-  both(group_reg(0, kClearHitZero), 1ull << 4, true, RtlBench::dec_pins(4, 30));
+  both(group_reg(0, kClearHitZero), 1ull << 4, true, CounterPins::decrement(4, 30));
   EXPECT_TRUE(b.block().lookup(4).hit_zero);
   // DECREMENT register then the port: both subtract; the second underflows.
   ASSERT_TRUE(b.write(counter_reg(4, kValue), 10));
-  const CounterOutputs o = both(counter_reg(4, kDecrement), 10, false, RtlBench::dec_pins(4, 1));
+  const CounterOutputs o =
+      both(counter_reg(4, kDecrement), 10, false, CounterPins::decrement(4, 1));
   EXPECT_TRUE(o.dec_underflow);
   EXPECT_TRUE(b.block().lookup(4).underflow);
   // CLEAR_ERRORS clears first, so an underflow in the same edge stays recorded.
-  both(group_reg(0, kClearErrors), 1ull << 4, true, RtlBench::dec_pins(4, 1));
+  both(group_reg(0, kClearErrors), 1ull << 4, true, CounterPins::decrement(4, 1));
   EXPECT_TRUE(b.block().lookup(4).underflow);
   // A BASE write is what the same edge's bounds check uses.
   ASSERT_TRUE(b.write(counter_reg(4, kValue), 64));
   ASSERT_TRUE(b.write(counter_reg(4, kMax), 0x20));
-  EXPECT_FALSE(both(counter_reg(4, kBase), 0x10, false, RtlBench::dec_pins(4, 64, true, 0x100, 64))
-                   .dec_out_of_bounds);
+  EXPECT_FALSE(
+      both(counter_reg(4, kBase), 0x10, false, CounterPins::decrement(4, 64, true, 0x100, 64))
+          .dec_out_of_bounds);
   EXPECT_EQ(b.block().lookup(4).value, 0u);
   // A write to another counter and a decrement are independent.
   ASSERT_TRUE(b.write(counter_reg(6, kValue), 8));
-  both(counter_reg(5, kValue), 77, false, RtlBench::dec_pins(6, 8));
+  both(counter_reg(5, kValue), 77, false, CounterPins::decrement(6, 8));
   EXPECT_EQ(b.block().lookup(5).value, 77u);
   EXPECT_EQ(b.block().lookup(6).value, 0u);
 }
