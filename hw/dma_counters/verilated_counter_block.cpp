@@ -52,31 +52,17 @@ class Block final : public VerilatedCounterBlock {
   Block(const char* name, bool reception) : shape_(rtl_bank_shape(reception)), model_(name) {
     model_.clk(clk_);
     model_.rst_n(rst_n_);
-    model_.reg_valid(reg_valid_);
-    model_.reg_write(reg_write_);
-    model_.reg_wide(reg_wide_);
-    model_.reg_addr(reg_addr_);
+    model_.reg_ctl(reg_ctl_);
     model_.reg_wdata(reg_wdata_);
-    model_.reg_err(reg_err_);
-    model_.rd_valid(rd_valid_);
-    model_.rd_data(rd_data_);
-    model_.dec_valid(dec_valid_);
-    model_.dec_id(dec_id_);
+    model_.dec_ctl(dec_ctl_);
     model_.dec_bytes(dec_bytes_);
-    model_.dec_check(dec_check_);
     model_.dec_addr(dec_addr_);
-    model_.dec_len(dec_len_);
-    model_.dec_hit_zero(dec_hit_zero_);
-    model_.dec_underflow(dec_underflow_);
-    model_.dec_out_of_bounds(dec_out_of_bounds_);
     model_.lk_id(lk_id_);
-    model_.lk_value(lk_value_);
-    model_.lk_base(lk_base_);
+    model_.flags(flags_);
+    model_.rd_data(rd_data_);
+    model_.lk_value_base(lk_value_base_);
     model_.lk_max(lk_max_);
-    model_.lk_flags(lk_flags_);
     model_.status(status_);
-    model_.irq_level(irq_level_);
-    model_.irq(irq_);
   }
   ~Block() override { close_trace(); }
 
@@ -92,15 +78,17 @@ class Block final : public VerilatedCounterBlock {
   const CounterOutputs& edge(const CounterPins& in, uint64_t time_ps) override {
     drive(in);
     clock_edge(time_ps);
-    out_.reg_err = reg_err_.get();
-    out_.rd_valid = rd_valid_.get();
+    const uint32_t f = flags_.get();
+    const uint32_t groups = shape_.groups;
+    out_.reg_err = f & 1;
+    out_.rd_valid = f >> 1 & 1;
     out_.rd_data = rd_data_.get();
-    out_.dec_hit_zero = dec_hit_zero_.get();
-    out_.dec_underflow = dec_underflow_.get();
-    out_.dec_out_of_bounds = dec_out_of_bounds_.get();
+    out_.dec_hit_zero = f >> 2 & 1;
+    out_.dec_underflow = f >> 3 & 1;
+    out_.dec_out_of_bounds = f >> 4 & 1;
     out_.status = status_.get();
-    out_.irq_level = irq_level_.get();
-    out_.irq = irq_.get();
+    out_.irq_level = f >> 9 & ((1u << groups) - 1);
+    out_.irq = f >> (9 + groups) & ((1u << groups) - 1);
     return out_;
   }
 
@@ -110,10 +98,10 @@ class Block final : public VerilatedCounterBlock {
       eval();
     }
     CounterView v;
-    v.value = lk_value_.get();
-    v.base = lk_base_.get();
+    v.value = static_cast<uint32_t>(lk_value_base_.get());
+    v.base = static_cast<uint32_t>(lk_value_base_.get() >> 32);
     v.max = lk_max_.get();
-    const uint32_t f = lk_flags_.get();
+    const uint32_t f = flags_.get() >> 5;
     v.hit_zero = f & 1;
     v.enabled = f & 2;
     v.underflow = f & 4;
@@ -141,18 +129,16 @@ class Block final : public VerilatedCounterBlock {
     ++evaluations_;
   }
   void drive(const CounterPins& in) {
-    reg_valid_.set(in.reg_valid);
-    reg_write_.set(in.reg_write);
-    reg_wide_.set(in.reg_wide);
-    reg_addr_.set(in.reg_addr);
+    reg_ctl_.set(uint32_t{in.reg_valid} << 16 | uint32_t{in.reg_write} << 15 |
+                 uint32_t{in.reg_wide} << 14 | (in.reg_addr & 0x3FFF));
     reg_wdata_.set(in.reg_wdata);
-    dec_valid_.set(in.dec_valid);
-    dec_id_.set(in.dec_id);
+    // Addresses beyond the block's 48 bits lie outside every window, and so do lengths beyond
+    // its 16: saturate them, which keeps them out.
+    const uint64_t len = in.dec_len > 0xFFFF ? 0xFFFF : in.dec_len;
+    dec_ctl_.set(uint64_t{in.dec_valid} << 33 | uint64_t{in.dec_check} << 32 |
+                 uint64_t{in.dec_id & 0xFFFF} << 16 | len);
     dec_bytes_.set(in.dec_bytes);
-    dec_check_.set(in.dec_check);
-    // Addresses beyond the block's 48 bits lie outside every window: saturate, keep them out.
     dec_addr_.set(in.dec_addr >> 48 ? (uint64_t{1} << 48) - 1 : in.dec_addr);
-    dec_len_.set(in.dec_len > 0xFFFF ? 0xFFFF : in.dec_len);
   }
   // Inputs change with the clock low (half a period before the edge), then the clock rises.
   void clock_edge(uint64_t time_ps) {
@@ -166,11 +152,9 @@ class Block final : public VerilatedCounterBlock {
   }
 
   BankShape shape_;
-  rtl::Pin<bool> clk_, rst_n_, reg_valid_, reg_write_, reg_wide_, reg_err_, rd_valid_, dec_valid_,
-      dec_check_, dec_hit_zero_, dec_underflow_, dec_out_of_bounds_;
-  rtl::Pin<uint32_t> reg_addr_, dec_id_, dec_bytes_, dec_len_, lk_id_, lk_value_, lk_base_, lk_max_,
-      lk_flags_, status_, irq_level_, irq_;
-  rtl::Pin<uint64_t> reg_wdata_, rd_data_, dec_addr_;
+  rtl::Pin<bool> clk_, rst_n_;
+  rtl::Pin<uint32_t> reg_ctl_, dec_bytes_, lk_id_, flags_, lk_max_, status_;
+  rtl::Pin<uint64_t> reg_wdata_, dec_ctl_, dec_addr_, rd_data_, lk_value_base_;
   Model model_;
   std::unique_ptr<VerilatedVcdC> vcd_;
   uint64_t half_period_ = 0, last_time_ = 0, evaluations_ = 0;
