@@ -43,7 +43,7 @@ const CounterOutputs& CounterBlockAdapter::step(uint64_t edge, const CounterPins
     settled_after_ = std::max(settled_after_, edge + timing_.hit_zero_latency);
   }
   last_level_ = out.irq_level;
-  for (uint32_t g = 0; g < block_->shape().groups; ++g) {
+  for (uint32_t g = 0; level_rose >> g; ++g) {
     if (level_rose >> g & 1) {
       const uint64_t at = edge + timing_.hit_zero_latency;
       wakes_.push(edges_.time_of(at), Wake{at, g});

@@ -136,16 +136,11 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
   inj_counters_ = make_counters("inj_counters", cfg.injection_bank);
   rec_counters_ = make_counters("rec_counters", cfg.reception_bank);
   stats_.derived("counter_requests", "requests",
-                 "register accesses and decrements the two counter banks took", [this] {
-                   return static_cast<double>(inj_counters_->edges().requests() +
-                                              rec_counters_->edges().requests());
-                 });
+                 "register accesses and decrements the two counter banks took",
+                 [this] { return static_cast<double>(counter_requests()); });
   stats_.derived("counter_slipped", "requests",
                  "counter-bank requests that waited for a busy clock edge (one request per edge)",
-                 [this] {
-                   return static_cast<double>(inj_counters_->edges().slipped() +
-                                              rec_counters_->edges().slipped());
-                 });
+                 [this] { return static_cast<double>(counter_slipped()); });
   inj_counters_->on_interrupt([this](uint32_t g) { raise_irq_(injection_counter_irq(g)); });
   rec_counters_->on_interrupt([this](uint32_t g) { raise_irq_(reception_counter_irq(g)); });
   txn_.ext.initiator_id = initiator_id;

@@ -102,6 +102,13 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
     uint64_t packets_sent = 0, bytes_sent = 0, packets_received = 0, bytes_received = 0;
   };
   const Totals& totals() const { return totals_; }
+  // Requests both counter banks took, and those that waited for a busy clock edge.
+  uint64_t counter_requests() const {
+    return inj_counters_->edges().requests() + rec_counters_->edges().requests();
+  }
+  uint64_t counter_slipped() const {
+    return inj_counters_->edges().slipped() + rec_counters_->edges().slipped();
+  }
 
  private:
   struct InjFifo {

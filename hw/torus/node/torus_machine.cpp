@@ -41,22 +41,19 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
                   sum(&dma::TorusDma::Totals::packets_received));
   stats_->derived("bytes_received", "B", "payload bytes all DMA engines received",
                   sum(&dma::TorusDma::Totals::bytes_received));
-  auto counter_sum = [this](uint64_t (counters::CounterEdges::*field)() const) {
-    return [this, field] {
+  auto dma_sum = [this](uint64_t (dma::TorusDma::*total)() const) {
+    return [this, total] {
       double s = 0;
-      for (const auto& node : nodes) {
-        s += static_cast<double>((node->dma->injection_counters().edges().*field)() +
-                                 (node->dma->reception_counters().edges().*field)());
-      }
+      for (const auto& node : nodes) s += static_cast<double>((node->dma.get()->*total)());
       return s;
     };
   };
   stats_->derived("counter_requests", "requests",
                   "register accesses and decrements all counter banks took",
-                  counter_sum(&counters::CounterEdges::requests));
+                  dma_sum(&dma::TorusDma::counter_requests));
   stats_->derived("counter_slipped", "requests",
                   "counter-bank requests that waited for a busy clock edge",
-                  counter_sum(&counters::CounterEdges::slipped));
+                  dma_sum(&dma::TorusDma::counter_slipped));
 }
 
 std::vector<Core*> TorusMachine::cores() const {
