@@ -95,6 +95,30 @@ void Core::store(uint64_t addr, const void* src, size_t len) {
   bytes_stored_ += len;
 }
 
+uint32_t Core::compare_and_swap(uint64_t addr, uint32_t expected, uint32_t desired) {
+  // The read and the conditional write go out back to back, with their delays summed and
+  // waited once: no other thread runs in between, which is what the L2 atomic guarantees.
+  tlm::tlm_generic_payload& gp = txn_.gp;
+  txn_.ext.mmio = false;
+  uint32_t old = 0;
+  sc_time delay = clock_.cycles(access_cycles_);
+  prepare(gp, tlm::TLM_READ_COMMAND, addr, reinterpret_cast<unsigned char*>(&old), 4);
+  bus->b_transport(gp, delay);
+  bool ok = gp.is_response_ok();
+  if (ok && old == expected) {
+    uint32_t v = desired;
+    prepare(gp, tlm::TLM_WRITE_COMMAND, addr, reinterpret_cast<unsigned char*>(&v), 4);
+    bus->b_transport(gp, delay);
+    ok = gp.is_response_ok();
+  }
+  set_state(State::MemoryStall);
+  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  set_state(State::Compute);
+  ++loads_;
+  if (!ok) fail(fmt::format("atomic compare-and-swap at {:#x} failed", addr));
+  return old;
+}
+
 uint64_t Core::reg_read(uint64_t addr, unsigned width) {
   if (width != 4 && width != 8) fail(fmt::format("register read width {} (must be 4 or 8)", width));
   uint64_t v = 0;

@@ -44,6 +44,7 @@ class Core : public sc_core::sc_module, public fw::Hal {
   void store(uint64_t addr, const void* src, size_t len) override;
   using fw::Hal::load;
   using fw::Hal::store;
+  uint32_t compare_and_swap(uint64_t addr, uint32_t expected, uint32_t desired) override;
   uint64_t reg_read(uint64_t addr, unsigned width) override;
   void reg_write(uint64_t addr, uint64_t value, unsigned width) override;
   void compute(uint64_t n) override;

@@ -32,6 +32,11 @@ class Hal {
     store(addr, &v, sizeof v);
   }
 
+  // Atomic compare-and-swap of a 32-bit word in memory (the node's L2 atomics): if the word
+  // holds `expected` it becomes `desired`; returns the value it held. No other access lands
+  // between the read and the write.
+  virtual uint32_t compare_and_swap(uint64_t addr, uint32_t expected, uint32_t desired) = 0;
+
   // Device registers (uncached, 4 or 8 bytes wide).
   virtual uint64_t reg_read(uint64_t addr, unsigned width = 4) = 0;
   virtual void reg_write(uint64_t addr, uint64_t value, unsigned width = 4) = 0;

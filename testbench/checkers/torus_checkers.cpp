@@ -66,20 +66,9 @@ void TorusCheckers::on_injection(const dma::InjectionEvent& e) {
     ep.split = true;
     ep.src = d.src;
     ep.length = d.length;
-    ep.low = d.src;
-    ep.high = d.src + d.length;
-  } else if (ep.src != d.src || ep.length != d.length) {
-    fail(fmt::format("{}: split descriptors disagree on the buffer ({:#x}+{} vs {:#x}+{})", where,
-                     ep.src, ep.length, d.src, d.length));
   }
-  const bool put = d.kind == dma::kDirectPut;
-  if (put) {
-    if (e.hi != ep.high) {
-      fail(
-          fmt::format("{}: direct-put packet [{:#x}, {:#x}) is not the next range down from "
-                      "{:#x}",
-                      where, e.lo, e.hi, ep.high));
-    }
+  const bool descending = d.flags & dma::kDescending;
+  if (d.kind == dma::kDirectPut) {
     auto rg = remote_gets_.find({e.node, e.fifo});
     if (rg == remote_gets_.end()) {
       fail(
@@ -91,32 +80,46 @@ void TorusCheckers::on_injection(const dma::InjectionEvent& e) {
       ep.first_put_ns = now_ns;
       if (rg != remote_gets_.end()) ep.remote_get_ns = rg->second;
     }
+  } else if (ep.first_data_ns < 0) {
+    ep.first_data_ns = now_ns;
+  }
+  // Streams claiming from one counter: the ascending one takes consecutive ranges up from
+  // where it started, the descending one down from where it started, and they never cross.
+  if (descending) {
+    if (!ep.any_high) ep.high = ep.high_start = e.hi;
+    if (e.hi != ep.high) {
+      fail(
+          fmt::format("{}: descending packet [{:#x}, {:#x}) is not the next range down from "
+                      "{:#x}",
+                      where, e.lo, e.hi, ep.high));
+    }
     ep.high = e.lo;
     ep.any_high = true;
   } else {
+    if (!ep.any_low) ep.low = ep.low_start = e.lo;
     if (e.lo != ep.low) {
       fail(
-          fmt::format("{}: memory-FIFO packet [{:#x}, {:#x}) is not the next range up from "
+          fmt::format("{}: ascending packet [{:#x}, {:#x}) is not the next range up from "
                       "{:#x}",
                       where, e.lo, e.hi, ep.low));
     }
-    if (ep.first_data_ns < 0) ep.first_data_ns = now_ns;
     ep.low = e.hi;
     ep.any_low = true;
   }
-  if (ep.low > ep.high) {
-    fail(fmt::format("{}: the memory-FIFO and direct-put streams overlap ({:#x} > {:#x})", where,
+  if (ep.any_low && ep.any_high && ep.low > ep.high) {
+    fail(fmt::format("{}: the ascending and descending streams overlap ({:#x} > {:#x})", where,
                      ep.low, ep.high));
   }
   if (e.counter_after == 0) {
-    if (ep.low != ep.high) {
+    if (ep.any_low && ep.any_high && ep.low != ep.high) {
       fail(fmt::format("{}: counter reached zero with [{:#x}, {:#x}) unsent", where, ep.low,
                        ep.high));
     }
-    done_.push_back(SplitTransferRecord{
-        e.node, d.inj_counter, ep.src, ep.length, static_cast<uint32_t>(ep.low - ep.src),
-        static_cast<uint32_t>(ep.src + ep.length - ep.high), ep.first_put_ns, ep.remote_get_ns,
-        ep.first_data_ns, now_ns});
+    done_.push_back(
+        SplitTransferRecord{e.node, d.inj_counter, ep.src, ep.length,
+                            static_cast<uint32_t>(ep.any_low ? ep.low - ep.low_start : 0),
+                            static_cast<uint32_t>(ep.any_high ? ep.high_start - ep.high : 0),
+                            ep.first_put_ns, ep.remote_get_ns, ep.first_data_ns, now_ns});
   }
 }
 

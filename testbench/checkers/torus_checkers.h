@@ -4,10 +4,11 @@
 //   links included) and every packet is delivered at its destination;
 // - counters: each packet decrements its injection counter by exactly its payload; a value
 //   write starts a new transfer on that counter;
-// - the split transfer (seed 002): per transfer, memory-FIFO packets claim contiguous ranges
-//   ascending from the buffer's low end, direct-put packets descending from its high end, the
-//   two never overlap, a direct put leaves only after a remote get delivered its descriptor,
-//   and when the counter reaches zero the two streams have met exactly.
+// - streams claiming from one counter (the split transfer of seed 002, AMI variant B): the
+//   ascending packets take consecutive ranges up from where they began, the descending ones
+//   down from where they began, the two never overlap, a direct put leaves only after a
+//   remote get delivered its descriptor, and when the counter reaches zero the two streams
+//   have met exactly.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -43,7 +44,8 @@ class TorusCheckers {
     bool split = false;
     uint64_t src = 0;
     uint32_t length = 0;
-    uint64_t low = 0, high = 0;  // memory FIFO has sent [src, low), direct put [high, src+len)
+    // The ascending stream has sent [low_start, low), the descending one [high, high_start).
+    uint64_t low = 0, high = 0, low_start = 0, high_start = 0;
     bool any_low = false, any_high = false;
     double first_put_ns = -1, first_data_ns = -1, remote_get_ns = -1;
   };

@@ -59,7 +59,9 @@ HybridModel::HybridModel() : node("node0") {
 using TorusInstaller = std::function<void(TorusModel&, uint64_t)>;
 const std::map<std::string, TorusInstaller>& torus_workloads() {
   static const std::map<std::string, TorusInstaller> w = {
-      {"torus_pingpong", install_torus_pingpong}, {"torus_traffic", install_torus_traffic}};
+      {"torus_pingpong", install_torus_pingpong},
+      {"torus_traffic", install_torus_traffic},
+      {"torus_ami", install_torus_ami}};
   return w;
 }
 

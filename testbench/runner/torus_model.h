@@ -27,7 +27,12 @@ class TorusModel : public Model {
   std::vector<std::shared_ptr<void>> keep;  // workload state that must outlive the run
 };
 
+// The node `hops` links from node 0: along +x as far as is minimal, then +y, then +z (-1:
+// farther than the machine's diameter).
+int node_at_distance(const torus::TorusShape& s, int hops);
+
 void install_torus_pingpong(TorusModel& m, uint64_t seed);
+void install_torus_ami(TorusModel& m, uint64_t seed);
 void install_torus_traffic(TorusModel& m, uint64_t seed);
 
 }  // namespace hs::runner

@@ -15,6 +15,7 @@ class CycleHal : public fw::Hal {
   void compute(uint64_t n) override { spent += n; }
   void load(uint64_t, void*, size_t) override { unexpected("load"); }
   void store(uint64_t, const void*, size_t) override { unexpected("store"); }
+  uint32_t compare_and_swap(uint64_t, uint32_t, uint32_t) override { unexpected("atomic"); }
   uint64_t reg_read(uint64_t, unsigned) override { unexpected("reg_read"); }
   void reg_write(uint64_t, uint64_t, unsigned) override { unexpected("reg_write"); }
   uint64_t cycles() override { return spent; }

@@ -534,6 +534,10 @@ bool TorusDma::reg_read(uint64_t off, unsigned width, uint64_t& v) {
     v = error_;
     return width == 4;
   }
+  if (off == kRxBytesReg) {
+    v = totals_.bytes_received;
+    return width == 8;
+  }
   const bool injection = off < kRecFifoBase;
   const uint64_t base = injection ? kInjFifoBase : kRecFifoBase;
   const uint64_t stride = injection ? kInjFifoStride : kRecFifoStride;

@@ -58,7 +58,8 @@ constexpr uint64_t kFifoStart = 0x00, kFifoEnd = 0x08, kFifoHead = 0x10, kFifoTa
 constexpr uint32_t kConfigHighPriority = 1, kConfigIrq = 1;
 // Injection: firmware writes descriptors at TAIL and advances TAIL; the engine advances HEAD.
 // Reception: the engine writes entries at TAIL; firmware consumes from HEAD and advances it.
-constexpr uint64_t kErrorReg = 0x2000;  // ro 4: last error code (0 none)
+constexpr uint64_t kErrorReg = 0x2000;    // ro 4: last error code (0 none)
+constexpr uint64_t kRxBytesReg = 0x2008;  // ro 8: payload bytes the reception unit has stored
 constexpr uint64_t kInjCounterBank = 0x4000;
 constexpr uint64_t kRecCounterBank = 0x8000;
 constexpr uint64_t kRegisterSpan = 0xC000;

@@ -11,9 +11,6 @@
 
 namespace hs::runner {
 
-namespace {
-
-// The node `hops` links from node 0: along +x as far as is minimal, then +y, then +z.
 int node_at_distance(const torus::TorusShape& s, int hops) {
   torus::Coord c{{0, 0, 0}};
   int left = hops;
@@ -26,8 +23,6 @@ int node_at_distance(const torus::TorusShape& s, int hops) {
   if (left > 0) return -1;
   return s.node(c);
 }
-
-}  // namespace
 
 void install_torus_pingpong(TorusModel& m, uint64_t seed) {
   ParamScope p("workload");

@@ -1,0 +1,225 @@
+#include "testbench/checkers/ami_checker.h"
+
+#include <fmt/format.h>
+
+#include "hw/torus/node/torus_machine.h"
+#include "tlm/check/checker.h"
+#include "tlm/kernel/now.h"
+
+namespace hs::checkers {
+
+namespace ami = fw::ami;
+
+namespace {
+double now_ns() {
+  return hs::now().to_seconds() * 1e9;
+}
+}  // namespace
+
+void AmiChecker::watch(torus::TorusMachine& m) {
+  for (auto& node : m.nodes) {
+    node->dma->observe_reception([this](const torus::dma::ReceptionEvent& e) {
+      if (e.packet->kind == torus::PacketKind::DirectPut) {
+        rdma_landed(e.node, e.addr, e.packet->payload_bytes);
+      }
+    });
+  }
+}
+
+void AmiChecker::fail(const std::string& what) {
+  ++violations_;
+  CheckRegistry::instance().fail("ami", what);
+}
+
+AmiMessageRecord& AmiChecker::rec(int src, int dest, uint32_t msg) {
+  AmiMessageRecord& r = msgs_[{src, dest, msg}];
+  r.src = src;
+  r.dest = dest;
+  r.msg = msg;
+  return r;
+}
+
+void AmiChecker::injected(int ep, uint64_t seq, int occupancy, int slots) {
+  HS_CHECK(occupancy <= slots, "ami",
+           fmt::format("endpoint {}: descriptor {} makes {} in an {}-slot injection FIFO", ep, seq,
+                       occupancy, slots));
+}
+
+void AmiChecker::listed(int ep, uint64_t seq) {
+  if (!eps_[ep].listed.insert(seq).second) {
+    fail(fmt::format("endpoint {}: callback of descriptor {} listed twice", ep, seq));
+  }
+}
+
+void AmiChecker::called(int ep, uint64_t seq, uint64_t tc) {
+  Endpoint& e = eps_[ep];
+  HS_CHECK(e.listed.erase(seq) == 1, "ami",
+           fmt::format("endpoint {}: callback of descriptor {} called but not listed (or twice)",
+                       ep, seq));
+  HS_CHECK(tc > seq, "ami",
+           fmt::format("endpoint {}: callback of descriptor {} called with the transfer counter "
+                       "at {}",
+                       ep, seq, tc));
+}
+
+void AmiChecker::pending(int ep, int count) {
+  const Endpoint& e = eps_[ep];
+  HS_CHECK(count == static_cast<int>(e.listed.size()), "ami",
+           fmt::format("endpoint {}: pending-callback counter {} but {} listed and not called", ep,
+                       count, e.listed.size()));
+}
+
+void AmiChecker::send_posted(int ep, int dest, uint32_t msg, uint32_t size, ami::Protocol p) {
+  AmiMessageRecord& r = rec(ep, dest, msg);
+  r.size = size;
+  r.protocol = p;
+  r.bottom_lo = size;
+}
+
+void AmiChecker::eager_posted(int ep, int dest, uint32_t msg, uint32_t lo, uint32_t hi) {
+  AmiMessageRecord& r = rec(ep, dest, msg);
+  HS_CHECK(r.eager_at_stop < 0, "ami",
+           fmt::format("endpoint {} posted eager bytes {}..{} of message {} after processing "
+                       "its STOP",
+                       ep, lo, hi, msg));
+  uint32_t& end = eager_end_[{ep, dest, msg}];
+  HS_CHECK(
+      lo == end, "ami",
+      fmt::format("message {} from {}: eager bytes {}..{} do not follow {}", msg, ep, lo, hi, end));
+  end = hi;
+  r.eager_posted += hi - lo;
+}
+
+void AmiChecker::stop_processed(int ep, int dest, uint32_t msg, uint32_t eager) {
+  AmiMessageRecord& r = rec(ep, dest, msg);
+  HS_CHECK(r.eager_at_stop < 0, "ami",
+           fmt::format("endpoint {} processed the STOP of message {} twice", ep, msg));
+  HS_CHECK(eager == r.eager_posted, "ami",
+           fmt::format("message {} from {}: E = {} but {} eager bytes were posted", msg, ep, eager,
+                       r.eager_posted));
+  r.eager_at_stop = eager;
+  r.stop_processed_ns = now_ns();
+}
+
+void AmiChecker::put_posted(int ep, int dest, uint32_t msg, uint32_t lo, uint32_t hi) {
+  AmiMessageRecord& r = rec(ep, dest, msg);
+  HS_CHECK(lo == r.eager_at_stop && hi == r.size, "ami",
+           fmt::format("message {} from {}: PUT covers {}..{}, not [E = {}, {})", msg, ep, lo, hi,
+                       r.eager_at_stop, r.size));
+  r.put_lo = lo;
+  r.put_hi = hi;
+}
+
+void AmiChecker::ack_received(int ep, int dest, uint32_t msg) {
+  rec(ep, dest, msg).acked = true;
+}
+
+void AmiChecker::send_done(int ep, int dest, uint32_t msg) {
+  AmiMessageRecord& r = rec(ep, dest, msg);
+  HS_CHECK(!r.send_done, "ami", fmt::format("message {} from {}: SEND done twice", msg, ep));
+  HS_CHECK(r.acked || r.protocol == ami::Protocol::Eager, "ami",
+           fmt::format("message {} from {}: SEND done before the receiver's ACK", msg, ep));
+  r.send_done = true;
+}
+
+void AmiChecker::message_arrived(int ep, int src, uint32_t msg, uint32_t size, ami::Protocol p) {
+  AmiMessageRecord& r = rec(src, ep, msg);
+  r.size = size;
+  r.protocol = p;
+  if (r.bottom_lo == 0) r.bottom_lo = size;
+}
+
+void AmiChecker::commit(AmiMessageRecord& r, const Key& k, uint32_t lo, uint32_t hi, bool rdma) {
+  const uint64_t twice = committed_[k].add(lo, hi);
+  HS_CHECK(twice == 0, "ami",
+           fmt::format("message {} from {} to {}: {} bytes of {}..{} committed twice", r.msg, r.src,
+                       r.dest, twice, lo, hi));
+  (rdma ? r.committed_by_rdma : r.committed_by_copy) += hi - lo;
+}
+
+void AmiChecker::committed(int ep, int src, uint32_t msg, uint32_t lo, uint32_t hi) {
+  AmiMessageRecord& r = rec(src, ep, msg);
+  commit(r, {src, ep, msg}, lo, hi, false);
+  r.last_eager_ns = now_ns();
+}
+
+void AmiChecker::discarded(int ep, int src, uint32_t msg, uint32_t lo, uint32_t hi) {
+  rec(src, ep, msg).discarded += hi - lo;
+}
+
+void AmiChecker::stop_sent(int ep, int src, uint32_t msg, ami::StopCause c) {
+  AmiMessageRecord& r = rec(src, ep, msg);
+  r.stop = c;
+  r.stop_ns = now_ns();
+}
+
+void AmiChecker::cts_received(int ep, int src, uint32_t msg, uint32_t eager) {
+  AmiMessageRecord& r = rec(src, ep, msg);
+  HS_CHECK(eager == r.eager_at_stop, "ami",
+           fmt::format("message {} from {}: CTS says E = {}; the sender had posted {}", msg, src,
+                       eager, r.eager_at_stop));
+  r.cts = eager;
+}
+
+void AmiChecker::rdma_target(int ep, int src, uint32_t msg, uint64_t buf, uint32_t size) {
+  targets_[ep].push_back({buf, size, {src, ep, msg}});
+}
+
+void AmiChecker::get_posted(int ep, int src, uint32_t msg, uint32_t lo, uint32_t hi,
+                            ami::GetKind k) {
+  if (k == ami::GetKind::User) return;
+  AmiMessageRecord& r = rec(src, ep, msg);
+  ++r.gets;
+  if (k == ami::GetKind::Bottom) {
+    r.bottom_lo = std::min(r.bottom_lo, lo);
+    if (r.first_bottom_ns < 0) r.first_bottom_ns = now_ns();
+  }
+  if (k == ami::GetKind::Final) {
+    HS_CHECK(r.cts >= 0 && lo == r.cts && hi == r.bottom_lo, "ami",
+             fmt::format("message {} from {}: final GET {}..{}, not [E = {}, bottom = {})", msg,
+                         src, lo, hi, r.cts, r.bottom_lo));
+    r.final_lo = lo;
+    r.final_hi = hi;
+  }
+}
+
+void AmiChecker::rdma_landed(int ep, uint64_t addr, uint32_t bytes) {
+  auto it = targets_.find(ep);
+  if (it == targets_.end()) return;
+  for (const Target& t : it->second) {
+    if (addr >= t.buf && addr + bytes <= t.buf + t.size) {
+      AmiMessageRecord& r = msgs_[t.key];
+      commit(r, t.key, static_cast<uint32_t>(addr - t.buf),
+             static_cast<uint32_t>(addr - t.buf + bytes), true);
+      if (r.first_rdma_ns < 0) r.first_rdma_ns = now_ns();
+      return;
+    }
+  }
+}
+
+void AmiChecker::temp_usage(int ep, uint64_t used, uint64_t capacity) {
+  peak_temp_ = std::max(peak_temp_, used);
+  HS_CHECK(used <= capacity, "ami",
+           fmt::format("endpoint {}: {} B of temporary space in use; {} B configured", ep, used,
+                       capacity));
+}
+
+void AmiChecker::receive_done(int ep, int src, uint32_t msg) {
+  const Key k{src, ep, msg};
+  AmiMessageRecord& r = rec(src, ep, msg);
+  const auto& c = committed_[k];
+  HS_CHECK(c.total() == r.size && c.contains(0, r.size), "ami",
+           fmt::format("message {} from {} completed with {} of {} bytes committed", msg, src,
+                       c.total(), r.size));
+  r.receive_done = true;
+  r.done_ns = now_ns();
+  auto& ts = targets_[ep];
+  for (auto t = ts.begin(); t != ts.end(); ++t) {
+    if (t->key == k) {
+      ts.erase(t);
+      break;
+    }
+  }
+}
+
+}  // namespace hs::checkers
