@@ -11,6 +11,7 @@
 //   registration_cache  1000 SLMPM DMA transfers over 4 buffers, with and without the cache
 //   mirrored_counters   mirrored (eager, lazy) vs baseline counters for the same traffic
 //   unpin_latency       unpin under an unrelated long transfer, embodiments A and B
+//   ami_message_sizes   AMI variants and baselines vs size and RECEIVE readiness (ami_cases.h)
 //   torus_*             the torus machine (torus_cases.h): link efficiency, latency vs hops,
 //                       load sweep, protocol latency vs message size, speed, scale
 // Usage: hybridsim-bench [--out FILE.json] [CASE...]
@@ -29,6 +30,7 @@
 #include "hw/hybrid/hybrid_node.h"
 #include "hw/pcie/pcie_link.h"
 #include "sw/hal/dma.h"
+#include "testbench/bench/ami_cases.h"
 #include "testbench/bench/torus_cases.h"
 #include "testbench/support/child_process.h"
 #include "testbench/support/scenario_run.h"
@@ -253,6 +255,8 @@ Json run_case(const std::string& name) {
   if (name == "unpin_latency") return unpin_latency();
   Json torus = hs::bench::run_torus_case(name);
   if (!torus.is_null()) return torus;
+  Json ami = hs::bench::run_ami_case(name);
+  if (!ami.is_null()) return ami;
   throw std::runtime_error("unknown benchmark case " + name);
 }
 
@@ -274,6 +278,7 @@ int sc_main(int argc, char* argv[]) {
              "dma_engine_stream",  "default",           "pcie_accuracy",
              "registration_cache", "mirrored_counters", "unpin_latency"};
     for (const auto& c : hs::bench::torus_cases()) cases.push_back(c);
+    cases.push_back("ami_message_sizes");
   }
   // Wall-clock figures vary with whatever else the machine does: each speed case runs three
   // times (each in a fresh process) and the fastest run is reported.
@@ -362,6 +367,7 @@ int sc_main(int argc, char* argv[]) {
     }
   }
   hs::bench::print_torus_summary(all);
+  hs::bench::print_ami_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
   return 0;
 }
