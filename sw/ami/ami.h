@@ -153,7 +153,6 @@ class Ami {
     uint32_t k = 0;            // next eager packet
     bool stopped = false, put_posted = false, acked = false, done_called = false;
     int in_fifo = 0;  // this message's descriptors not yet complete
-    uint32_t credits = 0;
     Callback done;
   };
   struct TempBlock {
@@ -197,6 +196,7 @@ class Ami {
   void queue_get(Inbound& in, uint32_t lo, uint32_t hi, GetKind kind, bool claim, bool descending);
   void copy(uint64_t dst, uint64_t src, uint32_t n);
   // ami_send.cpp: the sender's half.
+  uint32_t head_data(Protocol p, uint32_t size) const;  // message bytes in the header packet
   bool post_next(Outbound& o);
   Callback track(Outbound& o);  // counts a descriptor of o until it completes
   void on_stop(int src, uint32_t msg, const ControlRecord& r);

@@ -23,6 +23,11 @@ void Ami::send(int dest, uint64_t buf, uint32_t bytes, uint32_t tag, Callback do
   out_.emplace(o.msg, std::move(o));
 }
 
+uint32_t Ami::head_data(Protocol p, uint32_t size) const {
+  if (p == Protocol::Rendezvous) return 0;
+  return std::min<uint32_t>(size, adapter_.max_payload() - sizeof(SendHeader));
+}
+
 Callback Ami::track(Outbound& o) {
   ++o.in_fifo;
   return [this, msg = o.msg] {
@@ -35,8 +40,7 @@ bool Ami::post_next(Outbound& o) {
   if (o.acked || o.done_called) return false;
   const uint32_t payload = adapter_.max_payload();
   if (!o.head_posted) {
-    const uint32_t head_data =
-        o.protocol == Protocol::Rendezvous ? 0 : std::min<uint32_t>(o.size, payload - 32);
+    const uint32_t head_data = this->head_data(o.protocol, o.size);
     if (o.protocol == Protocol::Eager) {
       const uint32_t need = eager_entries(o.size, head_data, payload, cfg_.eager);
       auto it = credits_.try_emplace(o.dest, cfg_.credit_entries).first;
@@ -51,7 +55,6 @@ bool Ami::post_next(Outbound& o) {
         return false;
       }
       it->second -= need;
-      o.credits = need;
     }
     if (o.protocol != Protocol::Rendezvous)
       o.counter = adapter_.open_tx_counter(o.size - head_data);

@@ -54,11 +54,6 @@ class ByteRanges {
     if (at < hi) out.emplace_back(at, hi);
     return out;
   }
-  // End of the run starting at 0 (how far the set covers [0, x) without a gap).
-  uint64_t prefix() const {
-    auto it = r_.find(0);
-    return it == r_.end() ? 0 : it->second;
-  }
   uint64_t total() const { return total_; }
   bool empty() const { return r_.empty(); }
   const std::map<uint64_t, uint64_t>& ranges() const { return r_; }

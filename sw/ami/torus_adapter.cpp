@@ -30,7 +30,6 @@ void TorusAdapter::init() {
       torus_dma::setup_reception_fifo(hal_, kReceptionFifo, base + kRecAt,
                                       uint64_t{cfg_.reception_entries} * dma::kFifoSlot, false);
   head_seen_ = fifo_.start;
-  tail_seen_ = rec_fifo_.start;
   // Counter 0 of each bank never reaches zero: transfers that neither claim nor complete
   // anything decrement it.
   torus_dma::set_counter(hal_, Bank::Injection, 0, 0xFFFFFFFFu);
@@ -43,13 +42,8 @@ void TorusAdapter::init() {
 }
 
 dma::Descriptor TorusAdapter::to(int peer) const {
-  dma::Descriptor d;
-  const auto c = shape_.coord(peer);
-  for (int i = 0; i < 3; ++i) d.dest[i] = static_cast<uint8_t>(c.v[i]);
-  d.fifo = kReceptionFifo;
   // Deterministic routing keeps an endpoint pair's packets in order.
-  d.vc = dma::kVcDeterministic;
-  return d;
+  return torus_dma::addressed_to(shape_, peer, kReceptionFifo, dma::kVcDeterministic);
 }
 
 uint64_t TorusAdapter::scratch() {
@@ -130,11 +124,11 @@ void TorusAdapter::pop() {
 }
 
 double TorusAdapter::receive_fill() {
-  tail_seen_ = hal_.reg_read(hs::torus::amap::kDmaRegs + dma::kRecFifoBase +
-                                 kReceptionFifo * dma::kRecFifoStride + dma::kFifoTail,
-                             8);
+  const uint64_t tail = hal_.reg_read(hs::torus::amap::kDmaRegs + dma::kRecFifoBase +
+                                          kReceptionFifo * dma::kRecFifoStride + dma::kFifoTail,
+                                      8);
   const uint64_t size = rec_fifo_.end - rec_fifo_.start;
-  return double((tail_seen_ + size - rec_fifo_.mine) % size) / double(size);
+  return double((tail + size - rec_fifo_.mine) % size) / double(size);
 }
 
 uint64_t TorusAdapter::bytes_received() {

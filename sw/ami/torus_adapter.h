@@ -58,7 +58,7 @@ class TorusAdapter : public Adapter {
   hs::torus::TorusShape shape_;
   int node_;
   torus_dma::FifoState fifo_, rdma_fifo_, rec_fifo_;
-  uint64_t head_seen_ = 0, completed_ = 0, tail_seen_ = 0;
+  uint64_t head_seen_ = 0, completed_ = 0;
   std::vector<int> free_tx_, free_rx_;
   std::vector<uint64_t> rx_base_;
   uint64_t next_scratch_ = 0;

@@ -72,12 +72,7 @@ Protocol Messenger::resolve(Protocol p, uint32_t bytes) const {
 }
 
 dma::Descriptor Messenger::base_descriptor(int dest) const {
-  dma::Descriptor d;
-  const auto c = shape_.coord(dest);
-  for (int i = 0; i < 3; ++i) d.dest[i] = static_cast<uint8_t>(c.v[i]);
-  d.fifo = kReceptionFifo;
-  d.vc = dma::kVcDynamic;
-  return d;
+  return torus_dma::addressed_to(shape_, dest, kReceptionFifo, dma::kVcDynamic);
 }
 
 uint64_t Messenger::scratch_slot() {

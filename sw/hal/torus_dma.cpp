@@ -40,6 +40,15 @@ FifoState setup_reception_fifo(Hal& hal, int fifo, uint64_t start, uint64_t byte
   return {fifo, start, start + bytes, start};
 }
 
+Descriptor addressed_to(const hs::torus::TorusShape& shape, int node, uint8_t fifo, uint8_t vc) {
+  Descriptor d;
+  const auto c = shape.coord(node);
+  for (int i = 0; i < 3; ++i) d.dest[i] = static_cast<uint8_t>(c.v[i]);
+  d.fifo = fifo;
+  d.vc = vc;
+  return d;
+}
+
 void inject(Hal& hal, FifoState& f, const Descriptor& d, uint64_t poll_cycles) {
   const uint64_t tail = next(f, f.mine, sizeof(Descriptor));
   // Full when advancing the tail would reach the engine's head.

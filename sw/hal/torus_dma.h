@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "hw/torus/dma/torus_dma_interface.h"
+#include "hw/torus/network/torus_shape.h"
 #include "hw/torus/node/node_address_map.h"
 #include "sw/hal/hal.h"
 
@@ -23,6 +24,9 @@ struct FifoState {
 
 FifoState setup_injection_fifo(Hal& hal, int fifo, uint64_t start, uint64_t bytes, bool high);
 FifoState setup_reception_fifo(Hal& hal, int fifo, uint64_t start, uint64_t bytes, bool irq);
+
+// A descriptor addressed to `node`'s reception FIFO `fifo`, with the virtual channel class.
+Descriptor addressed_to(const hs::torus::TorusShape& shape, int node, uint8_t fifo, uint8_t vc);
 
 // Appends a descriptor to an injection FIFO (spinning while it is full) and hands it to the
 // engine by moving TAIL.
