@@ -7,6 +7,8 @@ packages=(
   libgtest-dev googletest libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
   python3
+  gnuplot-nox                     # hybridsim plot
+  slurm-wlm slurm-client munge    # the Slurm sweep backend and its end-to-end test
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -2,8 +2,10 @@
 //   hybridsim run SCENARIO [--set k=v]... [--seed N] [--report F.json] [--vcd F.vcd]
 //                          [--trace F.json] [--quiet]
 //   hybridsim params [SCENARIO]
-//   hybridsim sweep SWEEP.json [--jobs N] [--out DIR]
-// Exit codes: 0 ok, 1 a checker or firmware assertion failed in the model, 2 bad input.
+//   hybridsim sweep SWEEP.json [--jobs N] [--out DIR] [--backend local|slurm] ...
+//   hybridsim collect DIR        hybridsim plot RESULTS --x P --y S ...   (sweep_commands.h)
+// Exit codes: 0 ok, 1 a checker or firmware assertion failed in the model (or a sweep point
+// failed), 2 bad input, 3 an external tool (gnuplot, Slurm) failed.
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -14,10 +16,10 @@
 #include <systemc>
 #include <thread>
 
+#include "testbench/cli/sweep_commands.h"
 #include "testbench/runner/model.h"
 #include "testbench/runner/scenario_file.h"
 #include "testbench/runner/simulation.h"
-#include "testbench/runner/sweep.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
@@ -67,8 +69,10 @@ int sc_main(int argc, char* argv[]) {
   for (const auto& l : hs::runner::known_workloads()) workloads += "\n  " + l;
   std::string scenarios;
   for (const auto& s : hs::runner::builtin_scenarios()) scenarios += " " + s;
-  app.footer("Built-in scenarios:" + scenarios + "\nWorkloads:" + workloads +
-             "\nExit codes: 0 ok, 1 model check or firmware assertion failed, 2 bad input.");
+  app.footer(
+      "Built-in scenarios:" + scenarios + "\nWorkloads:" + workloads +
+      "\nExit codes: 0 ok, 1 model check or firmware assertion failed (or a sweep point failed), "
+      "2 bad input, 3 an external tool (gnuplot, Slurm) failed.");
 
   RunOptions ro;
   auto* run = app.add_subcommand("run", "Run a scenario and print its report");
@@ -100,14 +104,7 @@ int sc_main(int argc, char* argv[]) {
   params->add_option("--set", params_sets, "override a parameter: name=value")
       ->type_name("NAME=VALUE");
 
-  std::string sweep_file, sweep_out = "sweep-out";
-  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool sweep_quiet = false;
-  auto* sweep = app.add_subcommand("sweep", "Run the cross product of parameter lists");
-  sweep->add_option("sweep", sweep_file, "sweep file (JSON)")->required();
-  sweep->add_option("--jobs", jobs, "points run in parallel")->check(CLI::Range(1, 1024));
-  sweep->add_option("--out", sweep_out, "output directory (results.csv, per-point reports)");
-  sweep->add_flag("--quiet", sweep_quiet, "no progress output");
+  hs::cli::SweepCommands sweep_commands(app);
 
   try {
     app.parse(argc, argv);
@@ -126,16 +123,16 @@ int sc_main(int argc, char* argv[]) {
       list_params(params_scenario, params_sets);
       return 0;
     }
-    if (*sweep) {
-      auto spec = hs::runner::load_sweep(sweep_file);
-      return hs::runner::run_sweep(spec, self_exe(argv[0]), jobs, sweep_out, sweep_quiet);
-    }
+    if (auto rc = sweep_commands.dispatch(self_exe(argv[0]))) return *rc;
   } catch (const hs::InputError& e) {
     // One problem per line, each prefixed, so every one is visible in a log.
     std::istringstream lines(e.what());
     for (std::string line; std::getline(lines, line);)
       std::cerr << "hybridsim: error: " << line << "\n";
     return 2;
+  } catch (const hs::ToolError& e) {
+    std::cerr << "hybridsim: error: " << e.what() << "\n";
+    return 3;
   } catch (const hs::ModelError& e) {
     std::cerr << "hybridsim: model error: " << e.what() << "\n";
     return 1;

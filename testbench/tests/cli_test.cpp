@@ -1,5 +1,5 @@
 // The hybridsim command line, run as a user would: exit codes, messages, reports,
-// determinism, traces, sweeps.
+// determinism, traces.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,25 +12,14 @@
 #include <sstream>
 #include <string>
 
+#include "testbench/support/cli_run.h"
+
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string output;  // stdout and stderr
-};
-
-Result hybridsim(const std::string& args) {
-  const std::string cmd = std::string(HYBRIDSIM_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using hs::testing::hybridsim;
 
 // AddressSanitizer warns about SystemC's coroutine stack switches; nothing else may print.
 std::string without_sanitizer_notices(const std::string& text) {
@@ -46,10 +35,7 @@ std::string without_sanitizer_notices(const std::string& text) {
 }
 
 std::string tmp(const std::string& name) {
-  // Tests run as parallel processes sharing the temp directory: each gets its own folder.
-  fs::path dir = fs::path(::testing::TempDir()) / ("hybridsim_cli_" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return (dir / name).string();
+  return hs::testing::temp_path(name);
 }
 
 Json read_json(const std::string& path) {
@@ -169,46 +155,4 @@ TEST(Cli, TracesAreWrittenWhenAsked) {
   std::string text((std::istreambuf_iterator<char>(v)), {});
   EXPECT_NE(text.find("$enddefinitions"), std::string::npos);
   EXPECT_NE(text.find("delivered_bytes"), std::string::npos);
-}
-
-TEST(Cli, SweepRunsTheCrossProductIntoOneCsv) {
-  const std::string spec = tmp("sweep.json"), out = tmp("sweep_out");
-  fs::remove_all(out);
-  std::ofstream(spec) << R"({"scenario": "default",
-    "params": {"node0.pcie0.lanes": [4, 8], "node0.pcie0.max_payload": [128, 256]},
-    "stats": ["simulated_time_ns", "node0.pcie0.down:payload_efficiency", "results:accelerators/0/verified"]})";
-  auto r = hybridsim("sweep " + spec + " --jobs 2 --quiet --out " + out);
-  ASSERT_EQ(r.code, 0) << r.output;
-  std::ifstream csv(out + "/results.csv");
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(csv, l);) lines.push_back(l);
-  ASSERT_EQ(lines.size(), 5u);
-  EXPECT_EQ(lines[0],
-            "point,seed,node0.pcie0.lanes,node0.pcie0.max_payload,status,simulated_time_ns,"
-            "node0.pcie0.down:payload_efficiency,results:accelerators/0/verified");
-  for (size_t i = 1; i < lines.size(); ++i) {
-    EXPECT_NE(lines[i].find(",passed,"), std::string::npos) << lines[i];
-    EXPECT_NE(lines[i].find(",true"), std::string::npos) << lines[i];
-  }
-  // Four lanes take longer than eight.
-  EXPECT_NE(lines[1], lines[3]);
-}
-
-TEST(Cli, SweepRecordsFailingPointsAndExitsNonZero) {
-  const std::string spec = tmp("sweep_bad.json"), out = tmp("sweep_bad_out");
-  std::ofstream(spec) << R"({"scenario": "default", "params": {"node0.pcie0.lanes": [8, 3]}})";
-  auto r = hybridsim("sweep " + spec + " --quiet --out " + out);
-  EXPECT_EQ(r.code, 1);
-  std::ifstream csv(out + "/results.csv");
-  std::string all((std::istreambuf_iterator<char>(csv)), {});
-  EXPECT_NE(all.find(",passed,"), std::string::npos);
-  EXPECT_NE(all.find(",bad-input,"), std::string::npos);
-}
-
-TEST(Cli, BadSweepFileIsBadInput) {
-  const std::string spec = tmp("sweep_malformed.json");
-  std::ofstream(spec) << R"({"scenario": "default", "params": {"node0.pcie0.lanes": 8}})";
-  auto r = hybridsim("sweep " + spec);
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.output.find("must be a non-empty list"), std::string::npos) << r.output;
 }

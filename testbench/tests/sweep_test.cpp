@@ -1,23 +1,27 @@
-// Sweep files: expansion into points, statistic selection, CSV fields.
+// Sweep files: value ranges, zipped and crossed axes, seeds, point keys, validation;
+// statistic selection; CSV writing and reading.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <fstream>
+#include <set>
 
-#include "testbench/runner/sweep.h"
+#include "testbench/sweep/csv.h"
+#include "testbench/sweep/sweep_file.h"
+#include "testbench/sweep/sweep_output.h"
+#include "testbench/sweep/value_range.h"
 #include "tlm/common/errors.h"
 
-using hs::runner::csv_field;
-using hs::runner::expand;
-using hs::runner::select_stat;
-using hs::runner::SweepSpec;
+using hs::sweep::csv_field;
+using hs::sweep::expand;
+using hs::sweep::select_stat;
+using hs::sweep::SweepSpec;
 using Json = nlohmann::json;
 
 TEST(Sweep, TheCrossProductOfListsAndSeedsIsExpandedInOrder) {
   SweepSpec s;
-  s.names = {"a", "b"};
-  s.values = {{1, 2}, {"x", "y", "z"}};
+  s.axes = {{{"a"}, {{1, 2}}}, {{"b"}, {{"x", "y", "z"}}}};
   s.seeds = {7, 8};
   const auto points = expand(s);
   ASSERT_EQ(points.size(), 12u);
@@ -54,7 +58,7 @@ TEST(Sweep, BadSweepFilesAreRejectedBeforeAnythingRuns) {
   auto rejects = [&](const std::string& text, const std::string& why) {
     std::ofstream(path) << text;
     try {
-      hs::runner::load_sweep(path);
+      hs::sweep::load_sweep(path);
       ADD_FAILURE() << "accepted: " << text;
     } catch (const hs::InputError& e) {
       EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
@@ -68,4 +72,139 @@ TEST(Sweep, BadSweepFilesAreRejectedBeforeAnythingRuns) {
           "unknown sweep field 'stat'");
   rejects("{\"scenario\": \"nope\", \"params\": {\"a\": [1]}}", "not a built-in scenario");
   rejects("{\"scenario\": \"default\",", "malformed JSON");
+  const std::string head = "{\"scenario\": \"default\", ";
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4}}}", "exactly one of");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4, \"step\": 0}}}", "never goes");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4, \"step\": -1}}}", "never goes");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4, \"stride\": 1}}}",
+          "unknown range field 'stride'");
+  rejects(head + "\"params\": {\"a\": {\"from\": 0, \"to\": 4, \"count\": 3, \"scale\": \"log\"}}}",
+          "above 0");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4, \"step\": 1, \"scale\": \"log\"}}}",
+          "goes with 'count'");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4, \"count\": 0}}}",
+          "positive integer");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 1e9, \"step\": 1}}}",
+          "values (1 to 100000 allowed)");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4, \"count\": 8, \"scale\": \"log\"}}}",
+          "rounding to integers gives");
+  rejects(head + "\"params\": {\"a\": {\"from\": \"x\", \"to\": 4, \"step\": 1}}}",
+          "params.a.from must be a number");
+  rejects(head + "\"params\": {\"a\": [[1]]}}", "numbers, strings or bools");
+  rejects(head + "\"params\": {\"a\": [1, 2], \"b\": [1]}, \"zip\": [[\"a\", \"b\"]]}",
+          "zipped lists must have equal length");
+  rejects(head + "\"params\": {\"a\": [1]}, \"zip\": [[\"a\", \"c\"]]}",
+          "\"c\" is not one of 'params'");
+  rejects(head + "\"params\": {\"a\": [1], \"b\": [2]}, \"zip\": [[\"a\", \"b\"], [\"b\", \"a\"]]}",
+          "'b' is already zipped");
+  rejects(head + "\"params\": {\"a\": [1]}, \"zip\": [[\"a\"]]}", "two or more");
+  rejects(head + "\"params\": {\"a\": [1]}, \"fixed\": {\"a\": 2}}", "both fixed and swept");
+  rejects(head + "\"params\": {\"a\": [1]}, \"fixed\": {\"b\": [2]}}", "fixed.b must be one");
+  rejects(head + "\"params\": {\"a\": [1]}, \"seeds\": [1], \"repeats\": 2}",
+          "either 'seeds' or 'repeats'");
+  rejects(head + "\"params\": {\"a\": [1]}, \"repeats\": 0}", "'repeats' must be 1 to");
+  rejects(head + "\"params\": {\"a\": [1]}, \"seeds\": [3, 3]}", "seed 3 is listed twice");
+  rejects(head + "\"params\": {\"a\": [1]}, \"stats\": [\"x:\"]}", "GROUP:STAT");
+  rejects(head + "\"params\": {\"a\": [1]}, \"stats\": [\"x\", \"x\"]}", "listed twice");
+}
+
+namespace {
+
+std::vector<Json> values_of(const std::string& range) {
+  return hs::sweep::expand_values(Json::parse(range), "test");
+}
+
+}  // namespace
+
+TEST(Sweep, LinearStepRangesIncludeBothEnds) {
+  EXPECT_EQ(values_of(R"({"from": 1, "to": 16, "step": 3})"),
+            (std::vector<Json>{1, 4, 7, 10, 13, 16}));
+  EXPECT_EQ(values_of(R"({"from": 10, "to": 1, "step": -4})"), (std::vector<Json>{10, 6, 2}));
+  const auto reals = values_of(R"({"from": 0.0, "to": 1.0, "step": 0.1})");
+  ASSERT_EQ(reals.size(), 11u);  // 0.1 steps reach 1.0 despite rounding
+  EXPECT_TRUE(reals[3].is_number_float());
+}
+
+TEST(Sweep, CountRangesAreEvenlySpacedLinearlyOrLogarithmically) {
+  EXPECT_EQ(values_of(R"({"from": 0.0, "to": 1, "count": 5})"),
+            (std::vector<Json>{0.0, 0.25, 0.5, 0.75, 1.0}));
+  EXPECT_EQ(values_of(R"({"from": 32, "to": 4194304, "count": 7, "scale": "log"})"),
+            (std::vector<Json>{32, 228, 1625, 11585, 82570, 588493, 4194304}));
+  EXPECT_EQ(values_of(R"({"from": 5, "to": 9, "count": 1})"), (std::vector<Json>{5}));
+}
+
+TEST(Sweep, GeometricRangesMultiplyUpToTheEnd) {
+  EXPECT_EQ(values_of(R"({"from": 128, "to": 4096, "factor": 2})"),
+            (std::vector<Json>{128, 256, 512, 1024, 2048, 4096}));
+  EXPECT_EQ(values_of(R"({"from": 32, "to": 5000, "factor": 4})"),
+            (std::vector<Json>{32, 128, 512, 2048}));
+}
+
+TEST(Sweep, ZippedAxesWalkTogetherAndCrossTheRest) {
+  const std::string path = ::testing::TempDir() + "sweep_zip_" + std::to_string(getpid()) + ".json";
+  std::ofstream(path) << R"({"scenario": "default",
+    "fixed": {"workload.spes": 4},
+    "params": {"workload.host_bytes": [1024, 2048, 4096], "node0.pcie0.lanes": [4, 8],
+               "workload.read_bytes": [64, 128, 256]},
+    "zip": [["workload.host_bytes", "workload.read_bytes"]],
+    "repeats": 2, "seed": 10})";
+  const auto spec = hs::sweep::load_sweep(path);
+  ASSERT_EQ(spec.axes.size(), 2u);
+  EXPECT_EQ(spec.swept_names(),
+            (std::vector<std::string>{"workload.host_bytes", "workload.read_bytes",
+                                      "node0.pcie0.lanes"}));
+  const auto points = expand(spec);
+  ASSERT_EQ(points.size(), 3u * 2u * 2u);
+  EXPECT_EQ(points[0].values, (std::vector<Json>{1024, 64, 4}));
+  EXPECT_EQ(points[0].seed, 10u);
+  EXPECT_EQ(points[1].seed, 11u);
+  EXPECT_EQ(points[2].values, (std::vector<Json>{1024, 64, 8}));
+  EXPECT_EQ(points[4].values, (std::vector<Json>{2048, 128, 4}));
+  EXPECT_EQ(points[11].values, (std::vector<Json>{4096, 256, 8}));
+  // Fixed values come first; string values stay JSON strings on the command line.
+  EXPECT_EQ(points[0].assignments(spec),
+            (std::vector<std::string>{"workload.spes=4", "workload.host_bytes=1024",
+                                      "workload.read_bytes=64", "node0.pcie0.lanes=4"}));
+}
+
+TEST(Sweep, PointKeysIdentifyTheInputsNotThePosition) {
+  SweepSpec s;
+  s.scenario = "default";
+  s.axes = {{{"a"}, {{1, 2}}}};
+  s.seeds = {1, 2};
+  const auto points = expand(s);
+  std::set<std::string> keys;
+  for (const auto& p : points) keys.insert(p.key);
+  EXPECT_EQ(keys.size(), 4u);  // every value and seed changes the key
+  // The same inputs in a longer sweep keep their key (so resume finds them).
+  SweepSpec longer = s;
+  longer.axes = {{{"a"}, {{0, 1, 2}}}};
+  const auto more = expand(longer);
+  EXPECT_EQ(more[2].key, points[0].key);
+  EXPECT_EQ(more[2].index, 2u);
+  // Another scenario, or a changed fixed value, is another point.
+  SweepSpec other = s;
+  other.fixed = {{"b", 1}};
+  EXPECT_NE(expand(other)[0].key, points[0].key);
+  // The frozen form gives back the same points.
+  const auto thawed = SweepSpec::from_json(s.to_json(), "frozen");
+  EXPECT_EQ(expand(thawed)[3].key, points[3].key);
+}
+
+TEST(Sweep, CsvFilesAreReadBackFieldForField) {
+  const std::string path = ::testing::TempDir() + "sweep_csv_" + std::to_string(getpid()) + ".csv";
+  const std::vector<Json> fields = {"plain", "a,b", "say \"hi\"", "two\nlines", 3.5, Json()};
+  std::string text = "c0,c1,c2,c3,c4,c5\n";
+  for (size_t i = 0; i < fields.size(); ++i) text += (i ? "," : "") + csv_field(fields[i]);
+  std::ofstream(path) << text << "\n";
+  const auto t = hs::sweep::read_csv(path);
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0],
+            (std::vector<std::string>{"plain", "a,b", "say \"hi\"", "two\nlines", "3.5", ""}));
+  EXPECT_EQ(t.column("c4"), 4);
+  EXPECT_EQ(t.column("zz"), -1);
+  std::ofstream(path) << "a,b\n1\n";
+  EXPECT_THROW(hs::sweep::read_csv(path), hs::InputError);
+  std::ofstream(path) << "a,b\n\"1,2\n";
+  EXPECT_THROW(hs::sweep::read_csv(path), hs::InputError);
 }

@@ -116,6 +116,7 @@ ParamRegistry& ParamRegistry::instance() {
 
 void ParamRegistry::reset() {
   params_.clear();
+  ranges_.clear();
   index_.clear();
   overrides_.clear();
   errors_.clear();
@@ -232,6 +233,19 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
   return out;
 }
 
+std::string ParamRegistry::check_value(const std::string& pattern, const Json& value) const {
+  const bool wildcard = pattern.find('*') != std::string::npos;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const bool hit = wildcard ? glob_match(pattern.c_str(), params_[i].name.c_str())
+                              : params_[i].name == pattern;
+    std::string why;
+    if (hit && !convert(params_[i], value, ranges_[i], why)) {
+      return fmt::format("parameter '{}' {}", params_[i].name, why);
+    }
+  }
+  return "";
+}
+
 void ParamRegistry::share_begin(const std::string& instance_prefix,
                                 const std::string& shared_prefix) {
   share_from_ = instance_prefix + ".";
@@ -272,6 +286,7 @@ Json ParamRegistry::declare(const std::string& instance_name, ParamType type, co
   }
   index_[name] = params_.size();
   params_.push_back(info);
+  ranges_.push_back(r);
   return params_.back().value;
 }
 

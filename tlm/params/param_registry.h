@@ -74,6 +74,9 @@ class ParamRegistry {
   const ParamInfo* find(const std::string& name) const;
   // The best-matching declared name for a misspelt one, or "".
   std::string suggest(const std::string& name) const;
+  // Why `value` would be rejected by every declared parameter that `pattern` names (exactly or
+  // with '*'), or "" if all accept it; used to check a sweep's values before any point runs.
+  std::string check_value(const std::string& pattern, const Json& value) const;
   // Every parameter value as a flat JSON object (for reports).
   Json values_json() const;
   // Forget everything (used by tools that inspect several scenarios; not during simulation).
@@ -100,6 +103,7 @@ class ParamRegistry {
                               std::string& why) const;
 
   std::vector<ParamInfo> params_;
+  std::vector<Range> ranges_;  // parallel to params_
   std::map<std::string, size_t> index_;
   std::vector<Override> overrides_;
   std::vector<std::string> errors_;

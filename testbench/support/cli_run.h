@@ -1,0 +1,19 @@
+// Runs the hybridsim executable as a user would, for tests of the command line.
+#pragma once
+#include <string>
+
+namespace hs::testing {
+
+struct CliResult {
+  int code;            // exit code (-1 if killed)
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `hybridsim ARGS` through the shell (ARGS may hold redirections and quotes).
+CliResult hybridsim(const std::string& args);
+
+// A folder of its own for this test process under the test temp directory (ctest runs
+// tests as parallel processes); `name` inside it.
+std::string temp_path(const std::string& name);
+
+}  // namespace hs::testing

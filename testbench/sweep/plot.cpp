@@ -1,0 +1,192 @@
+#include "testbench/sweep/plot.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "testbench/sweep/csv.h"
+#include "testbench/sweep/external_command.h"
+#include "tlm/common/errors.h"
+
+namespace hs::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Series {
+  std::string label;
+  std::map<double, std::vector<double>> samples;  // x -> y of every repeat
+};
+
+std::string gnuplot_string(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+
+std::optional<double> as_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  if (text == "true") return 1.0;
+  if (text == "false") return 0.0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+int require_column(const CsvTable& t, const std::string& name, const std::string& flag,
+                   const std::string& path) {
+  const int c = t.column(name);
+  if (c >= 0) return c;
+  std::string cols;
+  for (const auto& h : t.header) cols += (cols.empty() ? "" : ", ") + h;
+  throw InputError(
+      fmt::format("{} '{}': {} has no such column (columns: {})", flag, name, path, cols));
+}
+
+std::string file_safe(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+// The sweep's scenario, for the default title, if results.json sits next to the CSV.
+std::string scenario_of(const fs::path& csv) {
+  std::ifstream in(csv.parent_path() / "results.json");
+  if (!in) return "";
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) return "";
+  const auto p = nlohmann::json::json_pointer("/sweep/scenario");
+  return j.contains(p) && j[p].is_string() ? fs::path(j[p].get<std::string>()).stem().string() : "";
+}
+
+}  // namespace
+
+std::string plot_results(const PlotRequest& req) {
+  fs::path csv_path = req.results;
+  if (fs::is_directory(csv_path)) csv_path /= "results.csv";
+  const CsvTable t = read_csv(csv_path.string());
+  const std::string path = csv_path.string();
+  const int xc = require_column(t, req.x, "--x", path);
+  const int yc = require_column(t, req.y, "--y", path);
+  const int gc = req.group.empty() ? -1 : require_column(t, req.group, "--group", path);
+  const int sc = t.column("status");
+
+  std::vector<Series> series;
+  std::map<std::string, size_t> series_of;
+  size_t used = 0;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
+    if (sc >= 0 && row[static_cast<size_t>(sc)] != "passed") continue;
+    const std::string where = fmt::format("{}: row {}", path, r + 2);
+    const auto x = as_number(row[static_cast<size_t>(xc)]);
+    const auto y = as_number(row[static_cast<size_t>(yc)]);
+    if (!x)
+      throw InputError(
+          fmt::format("{}: {} '{}' is not a number", where, req.x, row[static_cast<size_t>(xc)]));
+    if (!y)
+      throw InputError(
+          fmt::format("{}: {} '{}' is not a number", where, req.y, row[static_cast<size_t>(yc)]));
+    if (req.log_x && *x <= 0)
+      throw InputError(fmt::format("{}: --log-x needs {} > 0", where, req.x));
+    if (req.log_y && *y <= 0)
+      throw InputError(fmt::format("{}: --log-y needs {} > 0", where, req.y));
+    const std::string g = gc >= 0 ? row[static_cast<size_t>(gc)] : "";
+    auto [it, fresh] = series_of.emplace(g, series.size());
+    if (fresh) series.push_back(Series{gc >= 0 ? req.group + " = " + g : req.y, {}});
+    series[it->second].samples[*x].push_back(*y);
+    ++used;
+  }
+  if (used == 0) throw InputError(fmt::format("{}: no passed point to plot", path));
+  // Numeric groups in numeric order (lanes 1, 2, 4, 8, 16), others as they first appear.
+  const bool numeric_groups = std::all_of(series_of.begin(), series_of.end(), [](const auto& kv) {
+    return as_number(kv.first).has_value();
+  });
+  if (numeric_groups && gc >= 0) {
+    std::vector<std::pair<double, Series>> keyed;
+    for (const auto& [g, i] : series_of) keyed.emplace_back(*as_number(g), series[i]);
+    std::sort(keyed.begin(), keyed.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    series.clear();
+    for (auto& k : keyed) series.push_back(std::move(k.second));
+  }
+
+  fs::path out = req.out;
+  if (out.empty()) {
+    out = csv_path.parent_path() /
+          (file_safe(req.y) + "_vs_" + file_safe(req.x) +
+           (req.group.empty() ? "" : "_by_" + file_safe(req.group)) + ".svg");
+  }
+  const std::string ext = out.extension().string();
+  if (ext != ".png" && ext != ".svg") {
+    throw InputError(fmt::format("--out {}: the figure must be a .png or .svg file", out.string()));
+  }
+  if (!out.parent_path().empty()) fs::create_directories(out.parent_path());
+  bool repeats = false;
+  for (const auto& s : series) {
+    for (const auto& [_, ys] : s.samples) repeats = repeats || ys.size() > 1;
+  }
+
+  std::string gp;
+  gp += ext == ".png" ? "set terminal pngcairo size 960,600 font 'sans,11'\n"
+                      : "set terminal svg size 960,600 font 'sans,11' background '#ffffff'\n";
+  gp += "set output " + gnuplot_string(out.string()) + "\n";
+  const std::string scenario = scenario_of(csv_path);
+  const std::string title =
+      !req.title.empty() ? req.title
+                         : (scenario.empty() ? "" : scenario + ": ") + req.y + " vs " + req.x;
+  gp += "set title " + gnuplot_string(title) + " noenhanced\n";
+  gp += "set xlabel " + gnuplot_string(req.x) + " noenhanced\n";
+  gp += "set ylabel " + gnuplot_string(req.y) + " noenhanced\n";
+  gp += "set grid\nset key outside right top noenhanced\nset pointsize 0.8\n";
+  if (req.log_x) gp += "set logscale x 2\n";
+  if (req.log_y) gp += "set logscale y\n";
+  if (repeats) gp += "# each point: mean of its repeats, bars from min to max\n";
+  for (size_t i = 0; i < series.size(); ++i) {
+    gp += fmt::format("$s{} << EOD\n", i);
+    for (const auto& [x, ys] : series[i].samples) {
+      double sum = 0, lo = ys.front(), hi = ys.front();
+      for (double y : ys) {
+        sum += y;
+        lo = std::min(lo, y);
+        hi = std::max(hi, y);
+      }
+      gp += fmt::format("{:.10g} {:.10g} {:.10g} {:.10g}\n", x,
+                        sum / static_cast<double>(ys.size()), lo, hi);
+    }
+    gp += "EOD\n";
+  }
+  gp += "plot ";
+  for (size_t i = 0; i < series.size(); ++i) {
+    gp += fmt::format("{}$s{} using 1:2{} with {} lw 2 title {}", i ? ", \\\n     " : "", i,
+                      repeats ? ":3:4" : "", repeats ? "yerrorlines" : "linespoints",
+                      gnuplot_string(series[i].label));
+  }
+  gp += "\n";
+  const fs::path script = fs::path(out).replace_extension(".gp");
+  std::ofstream(script) << gp;
+
+  if (!on_path("gnuplot")) {
+    throw ToolError(
+        "gnuplot not found on PATH (Debian package gnuplot-nox; scripts/setup.sh "
+        "installs it); the script is in " +
+        script.string());
+  }
+  const auto r = run_command({"gnuplot", script.string()});
+  if (!r.started || r.exit_code != 0) {
+    throw ToolError(fmt::format("gnuplot failed on {}: {}", script.string(), r.err));
+  }
+  if (!fs::exists(out) || fs::file_size(out) == 0) {
+    throw ToolError(fmt::format("gnuplot wrote nothing to {} ({})", out.string(), script.string()));
+  }
+  return out.string();
+}
+
+}  // namespace hs::sweep

@@ -1,0 +1,22 @@
+// `hybridsim plot`: one statistic of a sweep's results against one swept parameter, a line
+// per value of an optional grouping parameter, drawn by gnuplot (Debian's gnuplot-nox) into
+// a PNG or SVG. Repeats of a point (several seeds) are averaged and drawn with min-max bars.
+// The gnuplot script is kept next to the figure so it can be restyled by hand.
+#pragma once
+#include <string>
+
+namespace hs::sweep {
+
+struct PlotRequest {
+  std::string results;  // a results.csv, or the sweep directory holding it
+  std::string x, y, group;
+  bool log_x = false, log_y = false;
+  std::string out;  // FILE.png or FILE.svg; default: next to the results
+  std::string title;
+};
+
+// Draws the figure and returns its path. Throws InputError for a bad request (unknown
+// column, non-numeric values, unknown extension) and ToolError if gnuplot fails.
+std::string plot_results(const PlotRequest& request);
+
+}  // namespace hs::sweep

@@ -1,0 +1,102 @@
+#include "testbench/sweep/sweep_command.h"
+
+#include <fmt/format.h>
+#include <filesystem>
+
+#include "testbench/sweep/model_check.h"
+#include "testbench/sweep/point_pool.h"
+#include "testbench/sweep/progress_bar.h"
+#include "testbench/sweep/slurm_backend.h"
+#include "testbench/sweep/sweep_output.h"
+#include "tlm/common/errors.h"
+
+namespace hs::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Points still to run: those with no record, or whose last run did not pass.
+std::vector<SweepPoint> pending_points(const std::vector<SweepPoint>& all,
+                                       const PointStore& store) {
+  std::vector<SweepPoint> todo;
+  for (const auto& p : all) {
+    const auto r = store.read(p.key);
+    if (!r || !r->passed()) todo.push_back(p);
+  }
+  return todo;
+}
+
+}  // namespace
+
+int report_results(const SweepSpec& spec, const std::string& dir, const std::string& backend,
+                   bool quiet) {
+  const PointStore store(dir);
+  const auto points = expand(spec);
+  const ResultsSummary s = write_results(spec, points, store, dir, backend);
+  if (!quiet) {
+    std::fprintf(stderr, "sweep: %zu points: %zu passed, %zu failed%s; results in %s\n",
+                 points.size(), s.passed, s.failed,
+                 s.missing ? fmt::format(", {} not run", s.missing).c_str() : "",
+                 (fs::path(dir) / "results.csv").c_str());
+    const size_t shown = std::min<size_t>(s.failures.size(), 10);
+    for (size_t i = 0; i < shown; ++i) std::fprintf(stderr, "  %s\n", s.failures[i].c_str());
+    if (s.failures.size() > shown) {
+      std::fprintf(stderr, "  ... and %zu more (see results.csv)\n", s.failures.size() - shown);
+    }
+  }
+  // A stat no report has is almost always a misspelt name: say so even when quiet.
+  for (const auto& stat : s.absent_stats) {
+    std::fprintf(stderr,
+                 "sweep: warning: no passed point's report has stat '%s' (check its spelling "
+                 "against a report: hybridsim run %s --report R.json)\n",
+                 stat.c_str(), spec.scenario.c_str());
+  }
+  return s.failed == 0 && s.missing == 0 ? 0 : 1;
+}
+
+int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
+  if (opts.check_model) check_against_model(spec);
+  save_sweep(spec, opts.out_dir);
+  const PointStore store(opts.out_dir);
+  const auto all = expand(spec);
+  const auto todo = pending_points(all, store);
+  if (opts.backend == "slurm") {
+    const SlurmJob job = submit_to_slurm(spec, todo, opts);
+    if (opts.detach || todo.empty()) {
+      if (!opts.quiet && !todo.empty()) {
+        std::fprintf(stderr,
+                     "sweep: submitted Slurm job %s (%zu array tasks, %zu points); collect the "
+                     "results with: hybridsim collect %s\n",
+                     job.id.c_str(), job.tasks, todo.size(), opts.out_dir.c_str());
+      }
+      if (opts.detach && !todo.empty()) return 0;
+    } else {
+      wait_for_slurm(job, store, all.size(), opts.quiet, opts.poll_seconds);
+    }
+    return report_results(spec, opts.out_dir, "slurm", opts.quiet);
+  }
+  ProgressBar bar("sweep", all.size(), all.size() - todo.size(), !opts.quiet);
+  run_points(spec, todo, store, opts.self, opts.jobs,
+             [&](const PoolStatus& s) { bar.update(s.done, s.failed, s.running); });
+  bar.finish();
+  return report_results(spec, opts.out_dir, "local", opts.quiet);
+}
+
+int collect(const std::string& dir, bool wait, bool quiet, double poll_seconds) {
+  const SweepSpec spec = load_saved_sweep(dir);
+  const PointStore store(dir);
+  if (const auto job = current_slurm_job(dir)) {
+    if (wait) {
+      wait_for_slurm(*job, store, spec.point_count(), quiet, poll_seconds);
+    } else if (slurm_job_active(*job)) {
+      std::fprintf(stderr,
+                   "collect: Slurm job %s is still in the queue; these results are partial\n",
+                   job->id.c_str());
+    }
+    return report_results(spec, dir, "slurm", quiet);
+  }
+  return report_results(spec, dir, "local", quiet);
+}
+
+}  // namespace hs::sweep

@@ -1,0 +1,310 @@
+#include "testbench/sweep/sweep_file.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "testbench/runner/scenario_file.h"
+#include "testbench/sweep/value_range.h"
+#include "tlm/common/errors.h"
+
+namespace hs::sweep {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+const std::set<std::string> kFields = {"scenario", "fixed",   "params", "zip",
+                                       "seeds",    "repeats", "seed",   "stats"};
+
+uint64_t seed_value(const Json& v, const std::string& where) {
+  if (!v.is_number_unsigned()) {
+    throw InputError(fmt::format("{} must be a non-negative integer, got {}", where, v.dump()));
+  }
+  return v.get<uint64_t>();
+}
+
+std::vector<uint64_t> read_seeds(const Json& j, const std::string& file) {
+  if (j.contains("seeds") && (j.contains("repeats") || j.contains("seed"))) {
+    throw InputError(file + ": give either 'seeds' or 'repeats' (with an optional first 'seed')");
+  }
+  std::vector<uint64_t> seeds;
+  if (j.contains("seeds")) {
+    if (!j["seeds"].is_array() || j["seeds"].empty()) {
+      throw InputError(file + ": 'seeds' must be a non-empty list of integers");
+    }
+    std::set<uint64_t> seen;
+    for (size_t i = 0; i < j["seeds"].size(); ++i) {
+      const uint64_t s = seed_value(j["seeds"][i], fmt::format("{}: seeds[{}]", file, i));
+      if (!seen.insert(s).second)
+        throw InputError(fmt::format("{}: seed {} is listed twice", file, s));
+      seeds.push_back(s);
+    }
+    return seeds;
+  }
+  const uint64_t first = j.contains("seed") ? seed_value(j["seed"], file + ": 'seed'") : 1;
+  uint64_t repeats = 1;
+  if (j.contains("repeats")) {
+    repeats = seed_value(j["repeats"], file + ": 'repeats'");
+    if (repeats == 0 || repeats > 10000) {
+      throw InputError(fmt::format("{}: 'repeats' must be 1 to 10000, got {}", file, repeats));
+    }
+  }
+  for (uint64_t r = 0; r < repeats; ++r) seeds.push_back(first + r);
+  return seeds;
+}
+
+std::vector<std::string> read_stats(const Json& j, const std::string& file) {
+  if (!j.contains("stats")) return {"simulated_time_ns"};
+  if (!j["stats"].is_array() || j["stats"].empty()) {
+    throw InputError(file + ": 'stats' must be a non-empty list of strings");
+  }
+  std::vector<std::string> stats;
+  std::set<std::string> seen;
+  for (const auto& v : j["stats"]) {
+    if (!v.is_string() || v.get<std::string>().empty()) {
+      throw InputError(fmt::format("{}: 'stats' must be a list of names, got {}", file, v.dump()));
+    }
+    const auto s = v.get<std::string>();
+    const auto colon = s.find(':');
+    if (colon == 0 || colon + 1 == s.size()) {
+      throw InputError(
+          fmt::format("{}: stat '{}' must be FIELD, GROUP:STAT or results:PATH", file, s));
+    }
+    if (!seen.insert(s).second)
+      throw InputError(fmt::format("{}: stat '{}' is listed twice", file, s));
+    stats.push_back(s);
+  }
+  return stats;
+}
+
+// Groups the parameters into axes: one per parameter, except zipped ones, which share the
+// axis of the first of them.
+std::vector<SweepAxis> read_axes(const Json& j, const std::vector<std::string>& param_order,
+                                 const std::string& file) {
+  if (!j.contains("params") || !j["params"].is_object() || j["params"].empty()) {
+    throw InputError(file + ": 'params' must be an object of parameter: values (list or range)");
+  }
+  std::vector<std::string> names;
+  std::vector<std::vector<Json>> lists;
+  for (const auto& name : param_order) {
+    names.push_back(name);
+    lists.push_back(expand_values(j["params"][name], fmt::format("{}: params.{}", file, name)));
+  }
+  std::vector<int> group_of(names.size(), -1);
+  if (j.contains("zip")) {
+    const Json& zip = j["zip"];
+    if (!zip.is_array())
+      throw InputError(file + ": 'zip' must be a list of lists of parameter names");
+    for (size_t g = 0; g < zip.size(); ++g) {
+      const std::string where = fmt::format("{}: zip[{}]", file, g);
+      if (!zip[g].is_array() || zip[g].size() < 2) {
+        throw InputError(where + " must list two or more parameter names");
+      }
+      size_t first = names.size();
+      for (const auto& n : zip[g]) {
+        const auto it = n.is_string() ? std::find(names.begin(), names.end(), n.get<std::string>())
+                                      : names.end();
+        if (it == names.end()) {
+          throw InputError(fmt::format("{}: {} is not one of 'params'", where, n.dump()));
+        }
+        const size_t i = static_cast<size_t>(it - names.begin());
+        if (group_of[i] != -1) {
+          throw InputError(fmt::format("{}: '{}' is already zipped", where, names[i]));
+        }
+        if (first == names.size()) first = i;
+        if (lists[i].size() != lists[first].size()) {
+          throw InputError(
+              fmt::format("{}: '{}' has {} values but '{}' has {}; zipped lists must "
+                          "have equal length",
+                          where, names[i], lists[i].size(), names[first], lists[first].size()));
+        }
+        group_of[i] = static_cast<int>(g);
+      }
+    }
+  }
+  std::vector<SweepAxis> axes;
+  std::vector<int> axis_of_group(j.contains("zip") ? j["zip"].size() : 0, -1);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const int g = group_of[i];
+    if (g >= 0 && axis_of_group[g] >= 0) {
+      auto& axis = axes[static_cast<size_t>(axis_of_group[g])];
+      axis.names.push_back(names[i]);
+      axis.values.push_back(lists[i]);
+      continue;
+    }
+    if (g >= 0) axis_of_group[g] = static_cast<int>(axes.size());
+    axes.push_back(SweepAxis{{names[i]}, {lists[i]}});
+  }
+  return axes;
+}
+
+}  // namespace
+
+std::vector<std::string> SweepSpec::swept_names() const {
+  std::vector<std::string> out;
+  for (const auto& a : axes) out.insert(out.end(), a.names.begin(), a.names.end());
+  return out;
+}
+
+size_t SweepSpec::point_count() const {
+  size_t n = seeds.size();
+  for (const auto& a : axes) n *= a.size();
+  return n;
+}
+
+Json SweepSpec::to_json() const {
+  Json axes_json = Json::array();
+  for (const auto& a : axes) {
+    Json names_json = a.names, values_json = Json::array();
+    for (const auto& v : a.values) values_json.push_back(v);
+    axes_json.push_back({{"names", names_json}, {"values", values_json}});
+  }
+  return {{"file", path},      {"scenario", scenario}, {"fixed", fixed},
+          {"axes", axes_json}, {"seeds", seeds},       {"stats", stats}};
+}
+
+SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
+  try {
+    SweepSpec s;
+    s.path = j.at("file").get<std::string>();
+    s.scenario = j.at("scenario").get<std::string>();
+    s.fixed = j.at("fixed");
+    for (const auto& a : j.at("axes")) {
+      SweepAxis axis;
+      axis.names = a.at("names").get<std::vector<std::string>>();
+      for (const auto& v : a.at("values")) axis.values.emplace_back(v.begin(), v.end());
+      if (axis.names.empty() || axis.names.size() != axis.values.size())
+        throw std::out_of_range("axes");
+      s.axes.push_back(std::move(axis));
+    }
+    s.seeds = j.at("seeds").get<std::vector<uint64_t>>();
+    s.stats = j.at("stats").get<std::vector<std::string>>();
+    return s;
+  } catch (const Json::exception& e) {
+    throw InputError(fmt::format("{}: not a frozen sweep ({})", where, e.what()));
+  } catch (const std::out_of_range&) {
+    throw InputError(fmt::format("{}: not a frozen sweep (bad axes)", where));
+  }
+}
+
+SweepSpec load_sweep(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot open sweep file", path));
+  Json j;
+  std::vector<std::string> param_order;  // axes follow the file's order, which Json sorts away
+  try {
+    const auto ordered = nlohmann::ordered_json::parse(in);
+    if (ordered.is_object() && ordered.contains("params") && ordered["params"].is_object()) {
+      for (const auto& [name, _] : ordered["params"].items()) param_order.push_back(name);
+    }
+    j = Json::parse(ordered.dump());
+  } catch (const nlohmann::ordered_json::parse_error& e) {
+    throw InputError(fmt::format("{}: malformed JSON at byte {}: {}", path, e.byte, e.what()));
+  }
+  if (!j.is_object()) throw InputError(path + ": a sweep must be a JSON object");
+  for (const auto& [k, _] : j.items()) {
+    if (!kFields.count(k)) {
+      throw InputError(fmt::format(
+          "{}: unknown sweep field '{}' (fields: scenario, fixed, params, zip, seeds, repeats, "
+          "seed, stats)",
+          path, k));
+    }
+  }
+  SweepSpec s;
+  s.path = path;
+  if (!j.contains("scenario") || !j["scenario"].is_string()) {
+    throw InputError(path + ": 'scenario' (a scenario name or file) is required");
+  }
+  s.scenario = j["scenario"].get<std::string>();
+  // A scenario path is relative to the sweep file; a bare name is a built-in scenario.
+  if (s.scenario.find('/') != std::string::npos && fs::path(s.scenario).is_relative()) {
+    s.scenario =
+        fs::absolute(fs::path(path).parent_path() / s.scenario).lexically_normal().string();
+  }
+  runner::resolve_scenario(s.scenario);  // throws if there is no such scenario
+  if (j.contains("fixed")) {
+    if (!j["fixed"].is_object())
+      throw InputError(path + ": 'fixed' must be an object of name: value");
+    for (const auto& [name, v] : j["fixed"].items()) {
+      if (v.is_array() || v.is_object() || v.is_null()) {
+        throw InputError(
+            fmt::format("{}: fixed.{} must be one number, string or bool", path, name));
+      }
+    }
+    s.fixed = j["fixed"];
+  }
+  s.axes = read_axes(j, param_order, path);
+  for (const auto& n : s.swept_names()) {
+    if (s.fixed.contains(n)) {
+      throw InputError(fmt::format("{}: '{}' is both fixed and swept", path, n));
+    }
+  }
+  s.seeds = read_seeds(j, path);
+  s.stats = read_stats(j, path);
+  if (s.point_count() > 10'000'000) {
+    throw InputError(
+        fmt::format("{}: the sweep has {} points (10 million at most)", path, s.point_count()));
+  }
+  return s;
+}
+
+std::vector<std::string> SweepPoint::assignments(const SweepSpec& spec) const {
+  // Values go as JSON text so "8" stays a string and 8 a number.
+  std::vector<std::string> out;
+  for (const auto& [name, v] : spec.fixed.items()) out.push_back(name + "=" + v.dump());
+  const auto names = spec.swept_names();
+  for (size_t i = 0; i < names.size(); ++i) out.push_back(names[i] + "=" + values[i].dump());
+  return out;
+}
+
+Json SweepPoint::params(const SweepSpec& spec) const {
+  Json out = Json::object();
+  const auto names = spec.swept_names();
+  for (size_t i = 0; i < names.size(); ++i) out[names[i]] = values[i];
+  return out;
+}
+
+std::string point_key(const SweepSpec& spec, const SweepPoint& point) {
+  // FNV-1a over a canonical text (nlohmann sorts object keys).
+  const Json inputs = {{"scenario", spec.scenario},
+                       {"fixed", spec.fixed},
+                       {"params", point.params(spec)},
+                       {"seed", point.seed}};
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : inputs.dump()) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::vector<SweepPoint> expand(const SweepSpec& spec) {
+  std::vector<SweepPoint> points;
+  points.reserve(spec.point_count());
+  std::vector<size_t> idx(spec.axes.size(), 0);
+  for (;;) {
+    for (uint64_t seed : spec.seeds) {
+      SweepPoint p;
+      p.index = points.size();
+      p.seed = seed;
+      for (size_t a = 0; a < idx.size(); ++a) {
+        for (const auto& list : spec.axes[a].values) p.values.push_back(list[idx[a]]);
+      }
+      p.key = point_key(spec, p);
+      points.push_back(std::move(p));
+    }
+    size_t k = idx.size();
+    for (;;) {
+      if (k == 0) return points;
+      --k;
+      if (++idx[k] < spec.axes[k].size()) break;
+      idx[k] = 0;
+    }
+  }
+}
+
+}  // namespace hs::sweep

@@ -1,0 +1,74 @@
+// Sweep files: which scenario to run, which parameters to vary and how, the seeds, and the
+// statistics to collect.
+//
+//   {
+//     "scenario": "pcie_stream",
+//     "fixed":  { "workload.bytes": 1048576 },                  set on every point
+//     "params": {                                              each one an axis
+//       "node0.pcie0.lanes": [1, 4, 8],
+//       "node0.pcie0.max_payload": {"from": 128, "to": 4096, "factor": 2},
+//       "workload.transfers": [4, 8, 16]
+//     },
+//     "zip": [["node0.pcie0.max_payload", "workload.transfers"]],   walked together
+//     "repeats": 3, "seed": 1,                                 or "seeds": [1, 7, 9]
+//     "stats": ["simulated_time_ns", "node0.pcie0.up:payload_bandwidth_GBps",
+//               "results:accelerators/0/host_write_GBps"]
+//   }
+//
+// Axes are crossed, the first in the file varying slowest; names listed together in "zip"
+// form one axis whose lists must have equal length. Value lists and ranges: value_range.h.
+// A stat is a top-level report field, "GROUP:STAT" for a component statistic, or
+// "results:PATH" (slash-separated) inside the workload's results.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace hs::sweep {
+
+struct SweepAxis {
+  std::vector<std::string> names;                   // one name, or several zipped
+  std::vector<std::vector<nlohmann::json>> values;  // values[k] belongs to names[k]
+  size_t size() const { return values.front().size(); }
+};
+
+struct SweepSpec {
+  std::string path;      // the sweep file
+  std::string scenario;  // scenario name or path, as `hybridsim run` takes it
+  nlohmann::json fixed = nlohmann::json::object();
+  std::vector<SweepAxis> axes;
+  std::vector<uint64_t> seeds{1};
+  std::vector<std::string> stats{"simulated_time_ns"};
+
+  // Swept parameter names, axis by axis (a zipped axis contributes all its names).
+  std::vector<std::string> swept_names() const;
+  size_t point_count() const;
+
+  // The spec as plain JSON (ranges expanded, zip explicit) and back: sweeps are frozen into
+  // their output directory so Slurm tasks and `collect` see exactly what was submitted.
+  nlohmann::json to_json() const;
+  static SweepSpec from_json(const nlohmann::json& j, const std::string& where);
+};
+
+struct SweepPoint {
+  size_t index = 0;
+  std::vector<nlohmann::json> values;  // one per swept name, in swept_names() order
+  uint64_t seed = 1;
+  std::string key;  // identifies the point's inputs across runs (for resume)
+
+  // "name=value" assignments for `hybridsim run --set` (fixed ones first).
+  std::vector<std::string> assignments(const SweepSpec& spec) const;
+  nlohmann::json params(const SweepSpec& spec) const;  // swept name -> value
+};
+
+// Reads and validates a sweep file's structure; throws InputError naming the file and field.
+SweepSpec load_sweep(const std::string& path);
+
+// Every point in order: axes crossed (first slowest), each combination once per seed.
+std::vector<SweepPoint> expand(const SweepSpec& spec);
+
+// A stable 16-hex-digit hash of the scenario, every parameter value and the seed.
+std::string point_key(const SweepSpec& spec, const SweepPoint& point);
+
+}  // namespace hs::sweep

@@ -1,0 +1,116 @@
+// The Slurm backend against a real single-node Slurm (slurmctld, slurmd, munged from
+// Debian's packages on 127.0.0.1): a sweep submitted as a job array gives exactly the
+// results of the same sweep run locally; a detached sweep is gathered by `collect`; a
+// failing point is recorded; sbatch's refusals are reported.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "testbench/support/cli_run.h"
+#include "testbench/support/local_slurm.h"
+
+namespace fs = std::filesystem;
+using hs::testing::hybridsim;
+using hs::testing::LocalSlurm;
+using hs::testing::temp_path;
+using Json = nlohmann::json;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string write_sweep(const std::string& name, const std::string& text) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+class SlurmSweep : public ::testing::Test {
+ protected:
+  void SetUp() override { slurm_ = std::make_unique<LocalSlurm>(); }
+  void TearDown() override {
+    if (HasFailure()) std::cerr << slurm_->logs();
+    slurm_.reset();
+  }
+  std::unique_ptr<LocalSlurm> slurm_;
+};
+
+// Six points on two node shapes and three payloads, two seeds of a randomized workload.
+const char* kSweep = R"({"scenario": "default",
+  "params": {"node0.pcie0.lanes": [4, 8], "node0.pcie0.max_payload": {"from": 128, "to": 512, "factor": 2}},
+  "stats": ["simulated_time_ns", "node0.pcie0.down:payload_efficiency",
+            "node0.pcie0.up:payload_bytes", "results:accelerators/0/verified"]})";
+
+}  // namespace
+
+TEST_F(SlurmSweep, AJobArrayGivesTheResultsOfTheSameSweepRunLocally) {
+  const auto spec = write_sweep("slurm.json", kSweep);
+  const std::string local = temp_path("local_out"), cluster = temp_path("slurm_out");
+  auto r = hybridsim("sweep " + spec + " --quiet --out " + local);
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = hybridsim("sweep " + spec + " --backend slurm --partition " + slurm_->partition() +
+                " --time 5 --chunk 4 --poll 0.2 --out " + cluster);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("6/6 done, 0 failed"), std::string::npos) << r.output;
+  EXPECT_EQ(slurp(cluster + "/results.csv"), slurp(local + "/results.csv"));
+
+  // Two array tasks (4 + 2 points) ran the script as written, with the options given.
+  const std::string script = slurp(cluster + "/slurm/submit-1/job.sh");
+  EXPECT_NE(script.find("#SBATCH --array=0-1\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("#SBATCH --partition=" + slurm_->partition() + "\n"), std::string::npos);
+  EXPECT_NE(script.find("#SBATCH --time=5\n"), std::string::npos);
+  EXPECT_NE(slurp(cluster + "/slurm/submit-1/task-0.out").find("4/4 finished, 0 failed"),
+            std::string::npos);
+  EXPECT_NE(slurp(cluster + "/slurm/submit-1/task-1.out").find("2/2 finished, 0 failed"),
+            std::string::npos);
+  std::ifstream meta_file(cluster + "/results.json");
+  const Json meta = Json::parse(meta_file);
+  EXPECT_EQ(meta["backend"], "slurm");
+  for (const auto& p : meta["points"]) EXPECT_GT(p["wall_seconds"].get<double>(), 0);
+
+  // Resubmitting finds every point in the results and submits nothing.
+  r = hybridsim("sweep " + spec + " --backend slurm --poll 0.2 --out " + cluster);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_FALSE(fs::exists(cluster + "/slurm/submit-2")) << r.output;
+}
+
+TEST_F(SlurmSweep, ADetachedSweepIsGatheredByCollectWithItsFailingPoint) {
+  const auto spec = write_sweep("detach.json", R"({"scenario": "default",
+    "params": {"sim.time_limit": [0, "10us", "1s"]}})");
+  const std::string out = temp_path("detach_out");
+  auto r = hybridsim("sweep " + spec + " --backend slurm --detach --out " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("collect the results with: hybridsim collect " + out), std::string::npos)
+      << r.output;
+  r = hybridsim("collect " + out + " --poll 0.2");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("2 passed, 1 failed"), std::string::npos) << r.output;
+  const std::string csv = slurp(out + "/results.csv");
+  EXPECT_NE(csv.find("\n1,1,10us,failed,,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("sim.time_limit"), std::string::npos) << csv;
+
+  // Resubmitting runs only the failed point, in a new job array of one task.
+  r = hybridsim("sweep " + spec + " --backend slurm --poll 0.2 --out " + out);
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(slurp(out + "/slurm/submit-2/job.sh").find("--array=0-0\n"), std::string::npos);
+  EXPECT_NE(r.output.find("3/3 done, 1 failed, 0 running, 2 already in results"), std::string::npos)
+      << r.output;
+}
+
+TEST_F(SlurmSweep, SbatchRefusalsAreReportedWithSlurmsMessage) {
+  const auto spec = write_sweep("refused.json", kSweep);
+  auto r = hybridsim("sweep " + spec + " --backend slurm --partition nosuchpartition --out " +
+                     temp_path("refused_out"));
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("sbatch refused the sweep's job array"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nvalid partition"), std::string::npos) << r.output;
+}

@@ -1,0 +1,271 @@
+// `hybridsim sweep`, `collect` and `plot` run as a user would: the CSV and its metadata,
+// failing points, resume, bad input before anything runs, and figures.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "testbench/support/cli_run.h"
+#include "testbench/sweep/csv.h"
+#include "testbench/sweep/sweep_output.h"
+
+namespace fs = std::filesystem;
+using hs::testing::hybridsim;
+using hs::testing::temp_path;
+using Json = nlohmann::json;
+
+namespace {
+
+std::string write_sweep(const std::string& name, const std::string& text) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+Json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return Json::parse(in);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Four PCIe points (2 lanes x 2 payloads); the default scenario takes ~20 ms a point.
+const char* kPcieSweep = R"({"scenario": "default",
+  "params": {"node0.pcie0.lanes": [4, 8], "node0.pcie0.max_payload": [128, 256]},
+  "stats": ["simulated_time_ns", "node0.pcie0.down:payload_efficiency",
+            "results:accelerators/0/verified"]})";
+
+}  // namespace
+
+TEST(SweepRun, TheCsvHasOneRowPerPointWithTheStatsOfItsReport) {
+  const auto spec = write_sweep("pcie.json", kPcieSweep);
+  const std::string out = temp_path("pcie_out");
+  auto r = hybridsim("sweep " + spec + " --jobs 2 --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto t = hs::sweep::read_csv(out + "/results.csv");
+  EXPECT_EQ(t.header, (std::vector<std::string>{
+                          "point", "seed", "node0.pcie0.lanes", "node0.pcie0.max_payload", "status",
+                          "simulated_time_ns", "node0.pcie0.down:payload_efficiency",
+                          "results:accelerators/0/verified", "error"}));
+  ASSERT_EQ(t.rows.size(), 4u);
+  const Json meta = read_json(out + "/results.json");
+  const std::vector<std::pair<int, int>> expected = {{4, 128}, {4, 256}, {8, 128}, {8, 256}};
+  for (size_t i = 0; i < 4; ++i) {
+    const auto& row = t.rows[i];
+    EXPECT_EQ(row[0], std::to_string(i));
+    EXPECT_EQ(row[2], std::to_string(expected[i].first));
+    EXPECT_EQ(row[3], std::to_string(expected[i].second));
+    EXPECT_EQ(row[4], "passed");
+    EXPECT_EQ(row[7], "true");
+    EXPECT_EQ(row[8], "");
+    // Each cell is the statistic of that point's own report.
+    const Json& p = meta["points"][i];
+    const Json report = read_json(out + "/" + p["report"].get<std::string>());
+    EXPECT_EQ(report["params"]["node0.pcie0.lanes"], expected[i].first);
+    EXPECT_EQ(row[5], report["simulated_time_ns"].dump());
+    EXPECT_EQ(row[6], hs::sweep::select_stat(report, "node0.pcie0.down:payload_efficiency").dump());
+  }
+  // Twice the lanes: shorter run; a larger payload: better efficiency.
+  EXPECT_LT(std::stod(t.rows[2][5]), std::stod(t.rows[0][5]));
+  EXPECT_GT(std::stod(t.rows[1][6]), std::stod(t.rows[0][6]));
+}
+
+TEST(SweepRun, TheMetadataNamesTheBuildTheInputsAndTheWallTimeOfEveryPoint) {
+  const auto spec = write_sweep("meta.json", R"({"scenario": "default",
+    "params": {"node0.pcie0.lanes": [8]}, "fixed": {"workload.spes": 4}, "seeds": [5, 9]})");
+  const std::string out = temp_path("meta_out");
+  ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
+  const Json meta = read_json(out + "/results.json");
+  EXPECT_EQ(meta["hybridsim"]["version"], HYBRIDSIM_VERSION);
+  EXPECT_FALSE(meta["hybridsim"]["git_revision"].get<std::string>().empty());
+  EXPECT_EQ(meta["backend"], "local");
+  EXPECT_EQ(meta["sweep"]["fixed"]["workload.spes"], 4);
+  EXPECT_EQ(meta["summary"]["passed"], 2);
+  ASSERT_EQ(meta["points"].size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const Json& p = meta["points"][i];
+    EXPECT_EQ(p["seed"], i == 0 ? 5 : 9);
+    EXPECT_EQ(p["params"], (Json{{"node0.pcie0.lanes", 8}}));
+    EXPECT_EQ(p["status"], "passed");
+    EXPECT_GT(p["wall_seconds"].get<double>(), 0);
+    EXPECT_GT(p["sim_wall_seconds"].get<double>(), 0);
+    EXPECT_LE(p["sim_wall_seconds"].get<double>(), p["wall_seconds"].get<double>());
+    EXPECT_FALSE(p["host"].get<std::string>().empty());
+    const Json report = read_json(out + "/" + p["report"].get<std::string>());
+    EXPECT_EQ(report["params"]["workload.spes"], 4);  // fixed values reach every point
+  }
+}
+
+TEST(SweepRun, AFailingPointIsRecordedWithItsErrorAndTheOthersFinish) {
+  // The second point cannot finish its firmware in 10 us of simulated time.
+  const auto spec = write_sweep("fail.json", R"({"scenario": "default",
+    "params": {"sim.time_limit": [0, "10us", 0.0]}})");
+  const std::string out = temp_path("fail_out");
+  auto r = hybridsim("sweep " + spec + " --jobs 2 --out " + out);
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("2 passed, 1 failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("point 1 (failed): "), std::string::npos) << r.output;
+  const auto t = hs::sweep::read_csv(out + "/results.csv");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0][3], "passed");
+  EXPECT_EQ(t.rows[1][3], "failed");
+  EXPECT_EQ(t.rows[2][3], "passed");
+  EXPECT_EQ(t.rows[1][4], "");  // no stats from a failed run
+  EXPECT_NE(t.rows[1][5].find("sim.time_limit"), std::string::npos) << t.rows[1][5];
+  // Rerunning runs the failed point again, and only it.
+  r = hybridsim("sweep " + spec + " --jobs 2 --out " + out);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("2 already in results"), std::string::npos) << r.output;
+}
+
+TEST(SweepRun, RerunningSkipsPointsAlreadyInTheResultsAndRunsOnlyNewOnes) {
+  const std::string out = temp_path("resume_out");
+  auto spec = write_sweep("resume.json", kPcieSweep);
+  ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
+  const std::string first_csv = slurp(out + "/results.csv");
+  // Mark every point's log so a rerun that ran a point would be visible.
+  std::vector<std::string> logs;
+  for (const auto& e : fs::directory_iterator(out + "/points")) {
+    if (e.path().extension() == ".log") {
+      logs.push_back(e.path().string());
+      std::ofstream(e.path(), std::ios::app) << "untouched\n";
+    }
+  }
+  ASSERT_EQ(logs.size(), 4u);
+  auto r = hybridsim("sweep " + spec + " --out " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("4/4 done, 0 failed, 0 running, 4 already in results"), std::string::npos)
+      << r.output;
+  for (const auto& l : logs) EXPECT_NE(slurp(l).find("untouched"), std::string::npos) << l;
+  EXPECT_EQ(slurp(out + "/results.csv"), first_csv);
+
+  // A point whose record is gone (an interrupted run) runs again; so do new values.
+  const Json meta = read_json(out + "/results.json");
+  fs::remove(out + "/points/" + meta["points"][3]["key"].get<std::string>() + ".json");
+  spec = write_sweep("resume.json", R"({"scenario": "default",
+    "params": {"node0.pcie0.lanes": [4, 8, 16], "node0.pcie0.max_payload": [128, 256]},
+    "stats": ["simulated_time_ns", "node0.pcie0.down:payload_efficiency",
+              "results:accelerators/0/verified"]})");
+  r = hybridsim("sweep " + spec + " --out " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("6/6 done, 0 failed, 0 running, 3 already in results"), std::string::npos)
+      << r.output;
+  const auto t = hs::sweep::read_csv(out + "/results.csv");
+  ASSERT_EQ(t.rows.size(), 6u);
+  // The rerun point reproduces its first result exactly.
+  std::istringstream first(first_csv);
+  std::string line;
+  std::getline(first, line);
+  for (int i = 0; i < 4; ++i) std::getline(first, line);
+  EXPECT_EQ(line.substr(line.find(',', line.find(',') + 1)),
+            "," + t.rows[3][2] + "," + t.rows[3][3] + "," + t.rows[3][4] + "," + t.rows[3][5] +
+                "," + t.rows[3][6] + "," + t.rows[3][7] + ",");
+}
+
+TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
+  const std::string out = temp_path("bad_out");
+  auto expect_bad = [&](const std::string& text, const std::string& args, const std::string& why) {
+    const auto spec = write_sweep("bad.json", text);
+    fs::remove_all(out);
+    auto r = hybridsim("sweep " + spec + " --quiet --out " + out + " " + args);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(why), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out + "/points")) << "a point ran for: " << text;
+  };
+  expect_bad(R"({"scenario": "default", "params": {"node0.pcie0.lanes": 8}})", "",
+             "must be a non-empty list of values or a range object");
+  expect_bad(R"({"scenario": "default", "params": {"node0.pcie0.lanez": [8]}})", "",
+             "unknown parameter 'node0.pcie0.lanez' (did you mean 'node0.pcie0.lanes'?)");
+  // Every value is checked, not only the first point's.
+  expect_bad(
+      R"({"scenario": "default", "params": {"node0.pcie0.lanes": [8, 3],
+               "node0.pcie0.max_payload": [128, 100]}})",
+      "", "params.node0.pcie0.lanes: value 3: parameter 'node0.pcie0.lanes' value 3 is not one of");
+  expect_bad(R"({"scenario": "default", "params": {"node0.pcie0.lanes": [8, 3],
+               "node0.pcie0.max_payload": [128, 100]}})",
+             "", "params.node0.pcie0.max_payload: value 100");
+  expect_bad(
+      R"({"scenario": "default", "params": {"workload.spes": {"from": 1, "to": 12, "step": 1}}})",
+      "", "value 9: parameter 'workload.spes' value 9 is above the maximum");
+  expect_bad(kPcieSweep, "--partition debug", "--partition applies only to --backend slurm");
+  expect_bad(kPcieSweep, "--backend slurm --time 1hour", "--time '1hour': expected a Slurm time");
+  expect_bad(kPcieSweep, "--backend cloud", "--backend");
+  expect_bad(kPcieSweep, "--jobs 0", "--jobs");
+}
+
+TEST(SweepRun, CollectRewritesTheResultsOfALocalSweep) {
+  const auto spec = write_sweep("collect.json", kPcieSweep);
+  const std::string out = temp_path("collect_out");
+  ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
+  const std::string csv = slurp(out + "/results.csv");
+  fs::remove(out + "/results.csv");
+  auto r = hybridsim("collect " + out);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(slurp(out + "/results.csv"), csv);
+  r = hybridsim("collect " + temp_path("no_such_sweep"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("no sweep here"), std::string::npos) << r.output;
+}
+
+TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
+  const auto spec = write_sweep("plot.json", R"({"scenario": "default",
+    "params": {"node0.pcie0.lanes": [4, 8], "node0.pcie0.max_payload": [128, 256, 512]},
+    "repeats": 2, "stats": ["node0.pcie0.down:payload_efficiency", "simulated_time_ns"]})");
+  const std::string out = temp_path("plot_out");
+  ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
+  auto r = hybridsim("plot " + out + " --x node0.pcie0.max_payload --y simulated_time_ns " +
+                     "--group node0.pcie0.lanes --log-x");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string svg =
+      out + "/simulated_time_ns_vs_node0_pcie0_max_payload_by_node0_pcie0_lanes.svg";
+  ASSERT_TRUE(fs::exists(svg)) << r.output;
+  EXPECT_GT(fs::file_size(svg), 1000u);
+  const std::string text = slurp(svg);
+  EXPECT_NE(text.find("<svg"), std::string::npos);
+  EXPECT_NE(text.find("node0.pcie0.lanes = 4"), std::string::npos);
+  EXPECT_NE(text.find("node0.pcie0.lanes = 8"), std::string::npos);
+  // The gnuplot script is kept, with the data: repeats averaged, with min-max bars.
+  const std::string gp = slurp(fs::path(svg).replace_extension(".gp").string());
+  EXPECT_NE(gp.find("yerrorlines"), std::string::npos);
+  EXPECT_NE(gp.find("set logscale x 2"), std::string::npos);
+
+  const std::string png = temp_path("fig/efficiency.png");
+  r = hybridsim("plot " + out + "/results.csv --x node0.pcie0.max_payload --y " +
+                "node0.pcie0.down:payload_efficiency --out " + png + " --title 'PCIe efficiency'");
+  ASSERT_EQ(r.code, 0) << r.output;
+  ASSERT_TRUE(fs::exists(png));
+  std::ifstream f(png, std::ios::binary);
+  char magic[4] = {};
+  f.read(magic, 4);
+  EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+  EXPECT_GT(fs::file_size(png), 1000u);
+}
+
+TEST(SweepRun, PlotRequestsNamingWhatIsNotInTheResultsAreBadInput) {
+  const auto spec = write_sweep("plotbad.json", R"({"scenario": "default",
+    "params": {"node0.pcie0.lanes": [4, 8]}, "stats": ["simulated_time_ns", "results:accelerators/0/verified"]})");
+  const std::string out = temp_path("plotbad_out");
+  ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
+  auto r = hybridsim("plot " + out + " --x node0.pcie0.lane --y simulated_time_ns");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("--x 'node0.pcie0.lane': " + out + "/results.csv has no such column"),
+            std::string::npos)
+      << r.output;
+  r = hybridsim("plot " + out + " --x node0.pcie0.lanes --y simulated_time_ns --out f.pdf");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("must be a .png or .svg"), std::string::npos) << r.output;
+  r = hybridsim("plot " + out + " --x node0.pcie0.lanes --y error");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("row 2: error '' is not a number"), std::string::npos) << r.output;
+  r = hybridsim("plot " + temp_path("nothing.csv") + " --x a --y b");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("cannot open results file"), std::string::npos) << r.output;
+}
