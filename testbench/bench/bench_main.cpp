@@ -12,6 +12,7 @@
 //   mirrored_counters   mirrored (eager, lazy) vs baseline counters for the same traffic
 //   unpin_latency       unpin under an unrelated long transfer, embodiments A and B
 //   ami_message_sizes   AMI variants and baselines vs size and RECEIVE readiness (ami_cases.h)
+//   sweep_overhead      sweep runner cost per point, 100-point local sweep (sweep_cases.h)
 //   torus_*             the torus machine (torus_cases.h): link efficiency, latency vs hops,
 //                       load sweep, protocol latency vs message size, speed, scale
 // Usage: hybridsim-bench [--out FILE.json] [CASE...]
@@ -31,6 +32,7 @@
 #include "hw/pcie/pcie_link.h"
 #include "sw/hal/dma.h"
 #include "testbench/bench/ami_cases.h"
+#include "testbench/bench/sweep_cases.h"
 #include "testbench/bench/torus_cases.h"
 #include "testbench/support/child_process.h"
 #include "testbench/support/scenario_run.h"
@@ -257,6 +259,8 @@ Json run_case(const std::string& name) {
   if (!torus.is_null()) return torus;
   Json ami = hs::bench::run_ami_case(name);
   if (!ami.is_null()) return ami;
+  Json sweep = hs::bench::run_sweep_case(name);
+  if (!sweep.is_null()) return sweep;
   throw std::runtime_error("unknown benchmark case " + name);
 }
 
@@ -279,6 +283,7 @@ int sc_main(int argc, char* argv[]) {
              "registration_cache", "mirrored_counters", "unpin_latency"};
     for (const auto& c : hs::bench::torus_cases()) cases.push_back(c);
     cases.push_back("ami_message_sizes");
+    cases.push_back("sweep_overhead");
   }
   // Wall-clock figures vary with whatever else the machine does: each speed case runs three
   // times (each in a fresh process) and the fastest run is reported.
@@ -368,6 +373,7 @@ int sc_main(int argc, char* argv[]) {
   }
   hs::bench::print_torus_summary(all);
   hs::bench::print_ami_summary(all);
+  hs::bench::print_sweep_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
   return 0;
 }

@@ -51,6 +51,8 @@ SweepCommands::SweepCommands(CLI::App& app) : s_(std::make_unique<State>()) {
                     "slurm: submit and return; `hybridsim collect DIR` gathers the results");
   s.sweep->add_option("--poll", s.opts.poll_seconds, "slurm: seconds between queue checks")
       ->check(CLI::Range(0.05, 600.0));
+  s.sweep->add_flag("--dry-run", s.opts.dry_run,
+                    "check the sweep against the model and count its points; run nothing");
   s.sweep->add_flag("--quiet", s.opts.quiet, "no progress output");
 
   s.task = app.add_subcommand(
@@ -73,6 +75,8 @@ SweepCommands::SweepCommands(CLI::App& app) : s_(std::make_unique<State>()) {
   s.plot->add_option("--x", s.figure.x, "the swept parameter on the x axis")->required();
   s.plot->add_option("--y", s.figure.y, "the statistic on the y axis")->required();
   s.plot->add_option("--group", s.figure.group, "one line per value of this parameter");
+  s.plot->add_option("--where", s.figure.where, "plot only rows where COLUMN=VALUE (repeatable)")
+      ->type_name("COLUMN=VALUE");
   s.plot->add_flag("--log-x", s.figure.log_x, "logarithmic x axis");
   s.plot->add_flag("--log-y", s.figure.log_y, "logarithmic y axis");
   s.plot->add_option("--out", s.figure.out, "FILE.png or FILE.svg (default: an .svg by the CSV)");

@@ -78,6 +78,15 @@ std::string plot_results(const PlotRequest& req) {
   const int yc = require_column(t, req.y, "--y", path);
   const int gc = req.group.empty() ? -1 : require_column(t, req.group, "--group", path);
   const int sc = t.column("status");
+  std::vector<std::pair<size_t, std::string>> filters;
+  for (const auto& w : req.where) {
+    const auto eq = w.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw InputError(fmt::format("--where '{}': expected COLUMN=VALUE", w));
+    }
+    const int c = require_column(t, w.substr(0, eq), "--where", path);
+    filters.emplace_back(static_cast<size_t>(c), w.substr(eq + 1));
+  }
 
   std::vector<Series> series;
   std::map<std::string, size_t> series_of;
@@ -85,6 +94,10 @@ std::string plot_results(const PlotRequest& req) {
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
     if (sc >= 0 && row[static_cast<size_t>(sc)] != "passed") continue;
+    if (std::any_of(filters.begin(), filters.end(),
+                    [&](const auto& f) { return row[f.first] != f.second; })) {
+      continue;
+    }
     const std::string where = fmt::format("{}: row {}", path, r + 2);
     const auto x = as_number(row[static_cast<size_t>(xc)]);
     const auto y = as_number(row[static_cast<size_t>(yc)]);
@@ -104,7 +117,10 @@ std::string plot_results(const PlotRequest& req) {
     series[it->second].samples[*x].push_back(*y);
     ++used;
   }
-  if (used == 0) throw InputError(fmt::format("{}: no passed point to plot", path));
+  if (used == 0) {
+    throw InputError(fmt::format("{}: no passed point{} to plot", path,
+                                 req.where.empty() ? "" : " matches --where"));
+  }
   // Numeric groups in numeric order (lanes 1, 2, 4, 8, 16), others as they first appear.
   const bool numeric_groups = std::all_of(series_of.begin(), series_of.end(), [](const auto& kv) {
     return as_number(kv.first).has_value();
@@ -139,15 +155,20 @@ std::string plot_results(const PlotRequest& req) {
                       : "set terminal svg size 960,600 font 'sans,11' background '#ffffff'\n";
   gp += "set output " + gnuplot_string(out.string()) + "\n";
   const std::string scenario = scenario_of(csv_path);
-  const std::string title =
-      !req.title.empty() ? req.title
-                         : (scenario.empty() ? "" : scenario + ": ") + req.y + " vs " + req.x;
+  std::string title = req.title;
+  if (title.empty()) {
+    title = (scenario.empty() ? "" : scenario + ": ") + req.y + " vs " + req.x;
+    for (size_t i = 0; i < req.where.size(); ++i) title += (i ? ", " : " (") + req.where[i];
+    if (!req.where.empty()) title += ")";
+  }
   gp += "set title " + gnuplot_string(title) + " noenhanced\n";
   gp += "set xlabel " + gnuplot_string(req.x) + " noenhanced\n";
   gp += "set ylabel " + gnuplot_string(req.y) + " noenhanced\n";
   gp += "set grid\nset key outside right top noenhanced\nset pointsize 0.8\n";
-  if (req.log_x) gp += "set logscale x 2\n";
-  if (req.log_y) gp += "set logscale y\n";
+  // Log axes label their ticks with prefixes: base-2 (64, 1Ki, 4Mi) for x, which is usually a
+  // size, and SI (10k, 1M) for y.
+  if (req.log_x) gp += "set logscale x 2\nset format x '%.0b%B'\n";
+  if (req.log_y) gp += "set logscale y\nset format y '%.0s%c'\n";
   if (repeats) gp += "# each point: mean of its repeats, bars from min to max\n";
   for (size_t i = 0; i < series.size(); ++i) {
     gp += fmt::format("$s{} << EOD\n", i);

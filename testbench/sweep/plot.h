@@ -4,12 +4,14 @@
 // The gnuplot script is kept next to the figure so it can be restyled by hand.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace hs::sweep {
 
 struct PlotRequest {
   std::string results;  // a results.csv, or the sweep directory holding it
   std::string x, y, group;
+  std::vector<std::string> where;  // "COLUMN=VALUE": plot only the rows that match
   bool log_x = false, log_y = false;
   std::string out;  // FILE.png or FILE.svg; default: next to the results
   std::string title;

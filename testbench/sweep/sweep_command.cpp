@@ -57,6 +57,20 @@ int report_results(const SweepSpec& spec, const std::string& dir, const std::str
 
 int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
   if (opts.check_model) check_against_model(spec);
+  if (opts.dry_run) {
+    const auto all = expand(spec);
+    size_t done = 0;
+    if (fs::exists(fs::path(opts.out_dir) / "points")) {
+      const PointStore store(opts.out_dir);
+      done = all.size() - pending_points(all, store).size();
+    }
+    std::printf(
+        "%s: %zu points (%zu axes x %zu seeds), every value accepted by scenario %s; "
+        "%zu already in %s, %zu to run\n",
+        spec.path.c_str(), all.size(), spec.axes.size(), spec.seeds.size(), spec.scenario.c_str(),
+        done, opts.out_dir.c_str(), all.size() - done);
+    return 0;
+  }
   save_sweep(spec, opts.out_dir);
   const PointStore store(opts.out_dir);
   const auto all = expand(spec);

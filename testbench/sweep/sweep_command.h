@@ -13,6 +13,7 @@ struct SweepOptions {
   int jobs = 1;  // local: points at once; Slurm: CPUs (and points at once) per array task
   bool quiet = false;
   bool check_model = true;  // check every value against the model before anything runs
+  bool dry_run = false;     // check and count the points, run nothing
   std::string backend = "local";
   // Slurm only.
   std::string partition, time_limit;

@@ -117,7 +117,8 @@ std::vector<Json> expand_values(const Json& spec, const std::string& where) {
       }
       out.emplace_back(rounded);
     } else {
-      out.emplace_back(v);
+      // 12 significant digits: 0.1 steps give 0.3, not 0.30000000000000004.
+      out.emplace_back(std::stod(fmt::format("{:.12g}", v)));
     }
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -268,4 +269,25 @@ TEST(SweepRun, PlotRequestsNamingWhatIsNotInTheResultsAreBadInput) {
   r = hybridsim("plot " + temp_path("nothing.csv") + " --x a --y b");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("cannot open results file"), std::string::npos) << r.output;
+}
+
+TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
+  // Every study in testbench/studies passes the model check; --dry-run runs nothing.
+  const std::map<std::string, size_t> points = {{"pcie_payload_lanes", 30},
+                                                {"torus_latency_load", 72},
+                                                {"protocol_latency_size", 51},
+                                                {"ami_latency_size", 90}};
+  for (const auto& [name, n] : points) {
+    const std::string out = temp_path("study_" + name);
+    auto r = hybridsim("sweep " + std::string(HYBRIDSIM_STUDY_DIR) + "/" + name +
+                       ".json --dry-run --out " + out);
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find(": " + std::to_string(n) + " points"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(std::to_string(n) + " to run"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out)) << name;
+  }
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(HYBRIDSIM_STUDY_DIR))
+    files += e.path().extension() == ".json";
+  EXPECT_EQ(files, points.size()) << "a study without a test";
 }

@@ -123,6 +123,7 @@ TEST(Sweep, LinearStepRangesIncludeBothEnds) {
   const auto reals = values_of(R"({"from": 0.0, "to": 1.0, "step": 0.1})");
   ASSERT_EQ(reals.size(), 11u);  // 0.1 steps reach 1.0 despite rounding
   EXPECT_TRUE(reals[3].is_number_float());
+  EXPECT_EQ(reals[3].dump(), "0.3");  // not 0.30000000000000004
 }
 
 TEST(Sweep, CountRangesAreEvenlySpacedLinearlyOrLogarithmically) {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs the ready-made studies and draws the README's figures into docs/figures/:
+#   PCIe throughput vs max payload size, one line per link width
+#   torus latency and accepted load vs offered load, one line per traffic pattern
+#   ping-pong latency vs message size for the eager, rendezvous and split protocols
+#   AMI completion time vs message size for variants A, B, C and their baselines
+# Extra arguments go to every `hybridsim sweep` (e.g. --backend slurm --partition P).
+# Sweeps resume: rerunning only runs points that are not in the results yet.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+bin="${HYBRIDSIM:-$root/build/hybridsim}"
+out="${STUDIES_OUT:-$root/sweep-out/studies}"
+fig="${FIGURES_OUT:-$root/docs/figures}"
+studies="$root/testbench/studies"
+
+sweep() { "$bin" sweep "$studies/$1.json" --out "$out/$1" "${@:2}"; }
+plot() { "$bin" plot "$@" > /dev/null; }
+
+sweep pcie_payload_lanes "$@"
+plot "$out/pcie_payload_lanes" --x node0.pcie0.max_payload \
+  --y results:accelerators/0/host_write_GBps --group node0.pcie0.lanes --log-x --log-y \
+  --out "$fig/pcie_throughput_vs_payload.svg" \
+  --title "PCIe Gen1, host writes 4 MiB to an accelerator: throughput vs max payload size"
+
+sweep torus_latency_load "$@"
+plot "$out/torus_latency_load" --x workload.load --y results:mean_latency_ns \
+  --group workload.pattern --log-y --out "$fig/torus_latency_vs_load.svg" \
+  --title "8x8x8 torus: mean packet latency vs offered load (fraction of the bisection bound)"
+
+plot "$out/torus_latency_load" --x workload.load --y results:accepted_load \
+  --group workload.pattern --out "$fig/torus_throughput_vs_load.svg" \
+  --title "8x8x8 torus: accepted vs offered load (fractions of the bisection bound)"
+
+sweep protocol_latency_size "$@"
+plot "$out/protocol_latency_size" --x workload.bytes --y results:one_way_latency_ns \
+  --group workload.protocol --log-x --log-y --out "$fig/protocol_latency_vs_size.svg" \
+  --title "Torus ping-pong over 3 hops: one-way latency vs message size"
+
+sweep ami_latency_size "$@"
+for receive in early late; do
+  plot "$out/ami_latency_size" --x workload.bytes --y results:mean_completion_ns \
+    --group workload.ami.protocol --where "workload.receive=$receive" --log-x --log-y \
+    --out "$fig/ami_completion_vs_size_$receive.svg" \
+    --title "AMI over 2 torus hops, RECEIVE posted $receive: completion time vs message size"
+done
+echo "figures in $fig"
