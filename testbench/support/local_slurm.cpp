@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "testbench/sweep/external_command.h"
+
 namespace hs::testing {
 
 namespace fs = std::filesystem;
@@ -62,23 +64,8 @@ std::string command_output(const std::string& cmd) {
 }  // namespace
 
 pid_t LocalSlurm::spawn(const std::vector<std::string>& args, const std::string& log) {
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("LocalSlurm: fork failed");
-  if (pid == 0) {
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    setpgid(0, 0);  // own process group: the test's terminal signals do not reach it
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    std::_Exit(127);
-  }
+  // Own process group: a Ctrl-C in the test's terminal does not reach the daemons.
+  const pid_t pid = sweep::start_logged(args, log, {}, /*own_group=*/true);
   daemons_.push_back(pid);
   return pid;
 }

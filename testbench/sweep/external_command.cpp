@@ -5,9 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
+
+#include "tlm/common/errors.h"
 
 extern char** environ;
 
@@ -21,6 +26,28 @@ bool on_path(const std::string& program) {
     if (!d.empty() && access((d + "/" + program).c_str(), X_OK) == 0) return true;
   }
   return false;
+}
+
+pid_t start_logged(const std::vector<std::string>& args, const std::string& log_path,
+                   const std::vector<std::string>& env, bool own_group) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw ToolError("fork failed: cannot start " + args.front());
+  if (pid > 0) return pid;
+  const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    dup2(fd, 1);
+    dup2(fd, 2);
+    close(fd);
+  }
+  if (own_group) setpgid(0, 0);
+  for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execvp(argv[0], argv.data());
+  std::fprintf(stderr, "hybridsim: error: cannot execute %s\n", args.front().c_str());
+  std::_Exit(127);
 }
 
 CommandResult run_command(const std::vector<std::string>& args, const std::string& input) {

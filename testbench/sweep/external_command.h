@@ -1,5 +1,7 @@
 // Runs a program hybridsim drives (sbatch, squeue, gnuplot) and captures what it prints.
 #pragma once
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -13,6 +15,13 @@ struct CommandResult {
 
 // Looks `args[0]` up on PATH; optionally feeds `input` to its standard input.
 CommandResult run_command(const std::vector<std::string>& args, const std::string& input = "");
+
+// Starts `args` (args[0] looked up on PATH) in the background with its stdout and stderr in
+// `log_path`, and `env` ("NAME=VALUE") added; in a process group of its own if `own_group`.
+// Returns its pid (reap it with waitpid); throws ToolError if it cannot fork. If the program
+// cannot be executed, the child writes why to the log and exits 127.
+pid_t start_logged(const std::vector<std::string>& args, const std::string& log_path,
+                   const std::vector<std::string>& env = {}, bool own_group = false);
 
 // True if `program` is an executable on PATH.
 bool on_path(const std::string& program);

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "testbench/sweep/build_info.h"
+#include "testbench/sweep/external_command.h"
 #include "tlm/common/errors.h"
 
 namespace hs::sweep {
@@ -34,26 +35,7 @@ pid_t start_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& 
     args.push_back(a);
   }
   std::remove(store.report_path(p.key).c_str());  // a stale report must not pass for this run
-  const std::string log = store.log_path(p.key);
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw ToolError("fork failed: cannot start a sweep point");
-  if (pid == 0) {
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    execv(self.c_str(), argv.data());
-    std::fprintf(stderr, "hybridsim: error: cannot execute %s\n", self.c_str());
-    std::_Exit(127);
-  }
-  return pid;
+  return start_logged(args, store.log_path(p.key), {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"});
 }
 
 PointRecord finish_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& store,

@@ -140,7 +140,10 @@ SlurmJob submit_to_slurm(const SweepSpec& spec, const std::vector<SweepPoint>& p
     chunks.push_back(entries);
   }
   const std::string tasks_file = job.submit_dir + "/tasks.json";
-  std::ofstream(tasks_file) << Json{{"sweep_dir", sweep_dir}, {"chunks", chunks}}.dump(1) << "\n";
+  // The sweep goes with its tasks: a later sweep into DIR must not change what they run.
+  std::ofstream(tasks_file)
+      << Json{{"sweep_dir", sweep_dir}, {"sweep", spec.to_json()}, {"chunks", chunks}}.dump(1)
+      << "\n";
 
   std::string script = "#!/bin/bash\n#SBATCH --job-name=hybridsim-sweep\n";
   script += fmt::format("#SBATCH --array=0-{}\n", job.tasks - 1);
@@ -196,7 +199,6 @@ bool slurm_job_active(const SlurmJob& job) {
 void wait_for_slurm(const SlurmJob& job, const PointStore& store, size_t total, bool quiet,
                     double poll_seconds) {
   if (job.id.empty()) return;
-  require_tool("squeue");
   std::map<std::string, size_t> open;  // key -> array task, for points not yet recorded
   for (size_t t = 0; t < job.chunks.size(); ++t) {
     for (const auto& k : job.chunks[t]) open[k] = t;
@@ -214,6 +216,8 @@ void wait_for_slurm(const SlurmJob& job, const PointStore& store, size_t total, 
       }
     }
   };
+  scan();
+  if (!open.empty()) require_tool("squeue");  // a finished job needs no queue to collect
   auto last_answer = Clock::now();
   for (;;) {
     scan();
@@ -252,7 +256,8 @@ void wait_for_slurm(const SlurmJob& job, const PointStore& store, size_t total, 
 
 int run_slurm_task(const std::string& tasks_file, size_t task, const std::string& self) {
   const Json tasks = read_json_file(tasks_file);
-  if (!tasks.contains("sweep_dir") || !tasks.contains("chunks") || !tasks["chunks"].is_array()) {
+  if (!tasks.contains("sweep_dir") || !tasks.contains("sweep") || !tasks.contains("chunks") ||
+      !tasks["chunks"].is_array()) {
     throw InputError(tasks_file + ": not a sweep tasks file");
   }
   if (task >= tasks["chunks"].size()) {
@@ -260,16 +265,14 @@ int run_slurm_task(const std::string& tasks_file, size_t task, const std::string
                                  tasks["chunks"].size() - 1));
   }
   const std::string dir = tasks["sweep_dir"].get<std::string>();
-  const SweepSpec spec = load_saved_sweep(dir);
+  const SweepSpec spec = SweepSpec::from_json(tasks["sweep"], tasks_file);
   const auto all = expand(spec);
   std::vector<SweepPoint> mine;
   for (const auto& e : tasks["chunks"][task]) {
     const size_t i = e.at("point").get<size_t>();
     if (i >= all.size() || all[i].key != e.at("key").get<std::string>()) {
       throw InputError(
-          fmt::format("{}: point {} is not the one submitted; {}/sweep.json changed "
-                      "after submission",
-                      tasks_file, i, dir));
+          fmt::format("{}: point {} does not match its key; the file was edited", tasks_file, i));
     }
     mine.push_back(all[i]);
   }

@@ -114,3 +114,35 @@ TEST_F(SlurmSweep, SbatchRefusalsAreReportedWithSlurmsMessage) {
   EXPECT_NE(r.output.find("sbatch refused the sweep's job array"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("nvalid partition"), std::string::npos) << r.output;
 }
+
+TEST_F(SlurmSweep, PointsOfAJobThatEndsWithoutThemAreRecordedAsLostAndRunAgain) {
+  // A partition that is down queues the job but never starts it; cancelling it then ends
+  // the job with no point recorded.
+  const auto admin = [](const std::string& cmd) {
+    return std::system((cmd + " > /dev/null 2>&1").c_str());
+  };
+  ASSERT_EQ(admin("scontrol update PartitionName=" + slurm_->partition() + " State=DOWN"), 0);
+  const auto spec = write_sweep("lost.json", kSweep);
+  const std::string out = temp_path("lost_out");
+  auto r = hybridsim("sweep " + spec + " --backend slurm --chunk 3 --detach --out " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream current_file(out + "/slurm/current.json");
+  const Json current = Json::parse(current_file);
+  ASSERT_EQ(admin("scancel " + current["job_id"].get<std::string>()), 0);
+  r = hybridsim("collect " + out + " --poll 0.2");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("0 passed, 6 failed"), std::string::npos) << r.output;
+  const std::string csv = slurp(out + "/results.csv");
+  EXPECT_NE(csv.find(",lost,"), std::string::npos) << csv;
+  EXPECT_NE(
+      csv.find("Slurm array task 1 of job " + current["job_id"].get<std::string>() +
+               " ended without recording this point; see " + out + "/slurm/submit-1/task-1.out"),
+      std::string::npos)
+      << csv;
+
+  // With the partition up again, a rerun submits the lost points and they pass.
+  ASSERT_EQ(admin("scontrol update PartitionName=" + slurm_->partition() + " State=UP"), 0);
+  r = hybridsim("sweep " + spec + " --backend slurm --chunk 3 --poll 0.2 --out " + out);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("6 passed, 0 failed"), std::string::npos) << r.output;
+}
