@@ -9,8 +9,10 @@
 
 namespace hs::testing {
 
+std::string hybridsim_bin() { return HYBRIDSIM_BIN; }
+
 CliResult hybridsim(const std::string& args) {
-  const std::string cmd = std::string(HYBRIDSIM_BIN) + " " + args + " 2>&1";
+  const std::string cmd = hybridsim_bin() + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return {-1, "popen failed"};
   std::string out;

@@ -9,6 +9,9 @@ struct CliResult {
   std::string output;  // stdout and stderr together
 };
 
+// Path of the hybridsim executable under test.
+std::string hybridsim_bin();
+
 // Runs `hybridsim ARGS` through the shell (ARGS may hold redirections and quotes).
 CliResult hybridsim(const std::string& args);
 

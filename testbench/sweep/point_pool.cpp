@@ -1,8 +1,10 @@
 #include "testbench/sweep/point_pool.h"
 
-#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <chrono>
 #include <cstdio>
@@ -18,6 +20,37 @@ namespace hs::sweep {
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void request_stop(int) {
+  g_stop = 1;
+}
+
+// SIGINT (Ctrl-C) and SIGTERM (kill, or Slurm at a task's time limit) end a pool cleanly:
+// no new point starts, the points in flight are stopped, every finished point stays recorded.
+class StopOnSignals {
+ public:
+  StopOnSignals() {
+    g_stop = 0;
+    struct sigaction sa {};
+    sa.sa_handler = request_stop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR so the pool sees the request
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopOnSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {
+  }, old_term_{};
+};
 
 struct Running {
   const SweepPoint* point;
@@ -82,31 +115,44 @@ std::string first_error_line(const std::string& log_path) {
 void run_points(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                 const PointStore& store, const std::string& self, int jobs,
                 const std::function<void(const PoolStatus&)>& on_change) {
+  StopOnSignals stop_guard;
   std::map<pid_t, Running> running;
   PoolStatus status;
   size_t next = 0;
-  while (next < points.size() || !running.empty()) {
-    while (next < points.size() && running.size() < static_cast<size_t>(jobs)) {
+  bool children_stopped = false;
+  while ((next < points.size() && !g_stop) || !running.empty()) {
+    while (next < points.size() && !g_stop && running.size() < static_cast<size_t>(jobs)) {
       const pid_t pid = start_point(spec, points[next], store, self);
       running[pid] = Running{&points[next], Clock::now()};
       ++next;
     }
     status.running = running.size();
     on_change(status);
+    if (g_stop && !children_stopped) {
+      // Interrupted: stop the points in flight; they are not recorded, so they run again.
+      for (const auto& [pid, _] : running) kill(pid, SIGTERM);
+      children_stopped = true;
+    }
     int ws = 0;
     const pid_t pid = waitpid(-1, &ws, 0);
+    if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) throw ToolError("waitpid failed while running sweep points");
     const auto it = running.find(pid);
     if (it == running.end()) continue;  // not one of ours
-    const double wall = std::chrono::duration<double>(Clock::now() - it->second.started).count();
-    const PointRecord r = finish_point(spec, *it->second.point, store, ws, wall);
-    store.write(r);
+    const bool killed_by_stop = g_stop && WIFSIGNALED(ws);
+    if (!killed_by_stop) {
+      const double wall = std::chrono::duration<double>(Clock::now() - it->second.started).count();
+      const PointRecord r = finish_point(spec, *it->second.point, store, ws, wall);
+      store.write(r);
+      ++status.done;
+      if (!r.passed()) ++status.failed;
+    }
     running.erase(it);
-    ++status.done;
-    if (!r.passed()) ++status.failed;
     status.running = running.size();
     on_change(status);
   }
+  status.interrupted = g_stop != 0;
+  on_change(status);
 }
 
 }  // namespace hs::sweep

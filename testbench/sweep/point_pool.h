@@ -14,9 +14,12 @@ namespace hs::sweep {
 
 struct PoolStatus {
   size_t done = 0, failed = 0, running = 0;
+  bool interrupted = false;  // SIGINT or SIGTERM: the rest were not started or were stopped
 };
 
-// `self` is the hybridsim executable. `on_change` is called after every start and finish.
+// `self` is the hybridsim executable. `on_change` is called after every start and finish,
+// and once at the end. On SIGINT or SIGTERM no further point starts and the running ones are
+// stopped unrecorded (the final status says `interrupted`), so a rerun resumes cleanly.
 void run_points(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                 const PointStore& store, const std::string& self, int jobs,
                 const std::function<void(const PoolStatus&)>& on_change);

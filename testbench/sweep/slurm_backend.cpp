@@ -291,6 +291,10 @@ int run_slurm_task(const std::string& tasks_file, size_t task, const std::string
       std::fflush(stdout);
     }
   });
+  if (last.interrupted) {
+    std::printf("  interrupted (time limit or scancel): the points not recorded will be lost\n");
+    return kInterruptedExit;
+  }
   return last.failed == 0 ? 0 : 1;
 }
 

@@ -91,10 +91,18 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
     return report_results(spec, opts.out_dir, "slurm", opts.quiet);
   }
   ProgressBar bar("sweep", all.size(), all.size() - todo.size(), !opts.quiet);
-  run_points(spec, todo, store, opts.self, opts.jobs,
-             [&](const PoolStatus& s) { bar.update(s.done, s.failed, s.running); });
+  bool interrupted = false;
+  run_points(spec, todo, store, opts.self, opts.jobs, [&](const PoolStatus& s) {
+    bar.update(s.done, s.failed, s.running);
+    interrupted = s.interrupted;
+  });
   bar.finish();
-  return report_results(spec, opts.out_dir, "local", opts.quiet);
+  const int rc = report_results(spec, opts.out_dir, "local", opts.quiet);
+  if (interrupted) {
+    std::fprintf(stderr, "sweep: interrupted; rerun the same command to run the rest\n");
+    return kInterruptedExit;
+  }
+  return rc;
 }
 
 int collect(const std::string& dir, bool wait, bool quiet, double poll_seconds) {

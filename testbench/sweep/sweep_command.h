@@ -22,8 +22,12 @@ struct SweepOptions {
   double poll_seconds = 2;
 };
 
+// Exit code of a sweep stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it).
+inline constexpr int kInterruptedExit = 130;
+
 // Runs the points of `spec` not already passed in out_dir and writes the results. Returns
-// 0 if every point passed, 1 if any failed (each recorded with its error).
+// 0 if every point passed, 1 if any failed (each recorded with its error), kInterruptedExit
+// if interrupted (the results written so far are kept).
 int run_sweep(const SweepSpec& spec, const SweepOptions& opts);
 
 // Re-reads a sweep directory: waits for its Slurm job if one is in flight (unless

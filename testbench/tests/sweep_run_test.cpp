@@ -1,7 +1,9 @@
 // `hybridsim sweep`, `collect` and `plot` run as a user would: the CSV and its metadata,
 // failing points, resume, bad input before anything runs, and figures.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 
 #include "testbench/support/cli_run.h"
 #include "testbench/sweep/csv.h"
+#include "testbench/sweep/external_command.h"
 #include "testbench/sweep/sweep_output.h"
 
 namespace fs = std::filesystem;
@@ -290,4 +293,45 @@ TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
   for (const auto& e : fs::directory_iterator(HYBRIDSIM_STUDY_DIR))
     files += e.path().extension() == ".json";
   EXPECT_EQ(files, points.size()) << "a study without a test";
+}
+
+TEST(SweepRun, AnInterruptedSweepKeepsWhatFinishedAndTheRerunDoesTheRest) {
+  // Points of about a second each, one at a time: Ctrl-C arrives while the sweep is midway.
+  const auto spec = write_sweep("interrupt.json", R"({"scenario": "torus_traffic",
+    "fixed": {"workload.duration": 150000},
+    "params": {"workload.load": [0.1, 0.2, 0.3, 0.4]}})");
+  const std::string out = temp_path("interrupt_out"), log = temp_path("interrupt.log");
+  const pid_t pid = hs::sweep::start_logged(
+      {hs::testing::hybridsim_bin(), "sweep", spec, "--jobs", "1", "--out", out}, log);
+  auto records = [&] {
+    size_t n = 0;
+    if (!fs::exists(out + "/points")) return n;
+    for (const auto& e : fs::directory_iterator(out + "/points")) {
+      const std::string name = e.path().filename().string();
+      n += name.size() == 21 && e.path().extension() == ".json";  // KEY.json, not reports
+    }
+    return n;
+  };
+  for (int i = 0; i < 600 && records() == 0; ++i) usleep(50'000);
+  ASSERT_GE(records(), 1u) << slurp(log);
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << slurp(log);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << slurp(log);
+  const std::string text = slurp(log);
+  EXPECT_NE(text.find("interrupted; rerun the same command to run the rest"), std::string::npos)
+      << text;
+  const size_t finished = records();
+  ASSERT_LT(finished, 4u) << "the sweep finished before the interrupt; make the points longer";
+  const auto partial = hs::sweep::read_csv(out + "/results.csv");
+  size_t missing = 0;
+  for (const auto& row : partial.rows) missing += row[3] == "missing";
+  EXPECT_EQ(missing, 4 - finished);
+
+  auto r = hybridsim("sweep " + spec + " --jobs 2 --out " + out);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find(std::to_string(finished) + " already in results"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(records(), 4u);
 }
