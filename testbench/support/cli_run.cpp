@@ -9,7 +9,9 @@
 
 namespace hs::testing {
 
-std::string hybridsim_bin() { return HYBRIDSIM_BIN; }
+std::string hybridsim_bin() {
+  return HYBRIDSIM_BIN;
+}
 
 CliResult hybridsim(const std::string& args) {
   const std::string cmd = hybridsim_bin() + " " + args + " 2>&1";

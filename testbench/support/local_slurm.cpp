@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -44,6 +45,11 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
+std::string user_name() {
+  const passwd* pw = getpwuid(getuid());
+  return pw ? pw->pw_name : "root";
+}
+
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
@@ -64,8 +70,12 @@ std::string command_output(const std::string& cmd) {
 }  // namespace
 
 pid_t LocalSlurm::spawn(const std::vector<std::string>& args, const std::string& log) {
-  // Own process group: a Ctrl-C in the test's terminal does not reach the daemons.
-  const pid_t pid = sweep::start_logged(args, log, {}, /*own_group=*/true);
+  // Own process group: a Ctrl-C in the test's terminal does not reach the daemons; and they
+  // die with the test even if it is killed (a CTest timeout) before it can stop them.
+  sweep::StartOptions options;
+  options.own_group = true;
+  options.die_with_parent = true;
+  const pid_t pid = sweep::start_logged(args, log, options);
   daemons_.push_back(pid);
   return pid;
 }
@@ -92,7 +102,7 @@ LocalSlurm::LocalSlurm() {
       "ClusterName=hybridsim-test\n"
       "SlurmctldHost=localhost(127.0.0.1)\n"
       "SlurmctldPort={ctld_port}\nSlurmdPort={slurmd_port}\n"
-      "SlurmUser=root\nSlurmdUser=root\n"
+      "SlurmUser={user}\nSlurmdUser=root\n"
       "AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket={sock}\n"
       "StateSaveLocation={dir}/state\nSlurmdSpoolDir={dir}/spool\n"
       "SlurmctldPidFile={dir}/slurmctld.pid\nSlurmdPidFile={dir}/slurmd.pid\n"
@@ -107,7 +117,7 @@ LocalSlurm::LocalSlurm() {
       "PartitionName={partition} Nodes=localhost Default=YES MaxTime=INFINITE State=UP\n",
       fmt::arg("ctld_port", free_port()), fmt::arg("slurmd_port", free_port()),
       fmt::arg("sock", sock), fmt::arg("dir", dir_), fmt::arg("cpus", cpus),
-      fmt::arg("partition", partition()));
+      fmt::arg("partition", partition()), fmt::arg("user", user_name()));
   setenv("SLURM_CONF", conf_.c_str(), 1);
 
   try {

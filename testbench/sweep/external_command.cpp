@@ -1,7 +1,9 @@
 #include "testbench/sweep/external_command.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,7 +31,8 @@ bool on_path(const std::string& program) {
 }
 
 pid_t start_logged(const std::vector<std::string>& args, const std::string& log_path,
-                   const std::vector<std::string>& env, bool own_group) {
+                   const StartOptions& options) {
+  const pid_t parent = getpid();
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) throw ToolError("fork failed: cannot start " + args.front());
@@ -40,8 +43,12 @@ pid_t start_logged(const std::vector<std::string>& args, const std::string& log_
     dup2(fd, 2);
     close(fd);
   }
-  if (own_group) setpgid(0, 0);
-  for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+  if (options.own_group) setpgid(0, 0);
+  if (options.die_with_parent) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) std::_Exit(1);  // the parent died before prctl took effect
+  }
+  for (const auto& e : options.env) putenv(const_cast<char*>(e.c_str()));
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

@@ -16,12 +16,17 @@ struct CommandResult {
 // Looks `args[0]` up on PATH; optionally feeds `input` to its standard input.
 CommandResult run_command(const std::vector<std::string>& args, const std::string& input = "");
 
+struct StartOptions {
+  std::vector<std::string> env;  // "NAME=VALUE" added to the environment
+  bool own_group = false;        // a process group of its own (terminal signals miss it)
+  bool die_with_parent = false;  // SIGTERM when this process dies (no orphaned daemons)
+};
+
 // Starts `args` (args[0] looked up on PATH) in the background with its stdout and stderr in
-// `log_path`, and `env` ("NAME=VALUE") added; in a process group of its own if `own_group`.
-// Returns its pid (reap it with waitpid); throws ToolError if it cannot fork. If the program
-// cannot be executed, the child writes why to the log and exits 127.
+// `log_path`. Returns its pid (reap it with waitpid); throws ToolError if it cannot fork. If
+// the program cannot be executed, the child writes why to the log and exits 127.
 pid_t start_logged(const std::vector<std::string>& args, const std::string& log_path,
-                   const std::vector<std::string>& env = {}, bool own_group = false);
+                   const StartOptions& options = {});
 
 // True if `program` is an executable on PATH.
 bool on_path(const std::string& program);

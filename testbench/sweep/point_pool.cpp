@@ -68,7 +68,9 @@ pid_t start_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& 
     args.push_back(a);
   }
   std::remove(store.report_path(p.key).c_str());  // a stale report must not pass for this run
-  return start_logged(args, store.log_path(p.key), {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"});
+  StartOptions options;
+  options.env = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"};
+  return start_logged(args, store.log_path(p.key), options);
 }
 
 PointRecord finish_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& store,
