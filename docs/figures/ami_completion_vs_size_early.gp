@@ -1,5 +1,5 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
-set output '/work/main/docs/figures/ami_completion_vs_size_early.svg'
+set output 'docs/figures/ami_completion_vs_size_early.svg'
 set title 'AMI over 2 torus hops, RECEIVE posted early: completion time vs message size' noenhanced
 set xlabel 'workload.bytes' noenhanced
 set ylabel 'results:mean_completion_ns' noenhanced

@@ -1,5 +1,5 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
-set output '/work/main/docs/figures/pcie_throughput_vs_payload.svg'
+set output 'docs/figures/pcie_throughput_vs_payload.svg'
 set title 'PCIe Gen1, host writes 4 MiB to an accelerator: throughput vs max payload size' noenhanced
 set xlabel 'node0.pcie0.max_payload' noenhanced
 set ylabel 'results:accelerators/0/host_write_GBps' noenhanced

@@ -1,5 +1,5 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
-set output '/work/main/docs/figures/protocol_latency_vs_size.svg'
+set output 'docs/figures/protocol_latency_vs_size.svg'
 set title 'Torus ping-pong over 3 hops: one-way latency vs message size' noenhanced
 set xlabel 'workload.bytes' noenhanced
 set ylabel 'results:one_way_latency_ns' noenhanced

@@ -1,5 +1,5 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
-set output '/work/main/docs/figures/torus_latency_vs_load.svg'
+set output 'docs/figures/torus_latency_vs_load.svg'
 set title '8x8x8 torus: mean packet latency vs offered load (fraction of the bisection bound)' noenhanced
 set xlabel 'workload.load' noenhanced
 set ylabel 'results:mean_latency_ns' noenhanced

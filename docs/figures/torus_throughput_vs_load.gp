@@ -1,5 +1,5 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
-set output '/work/main/docs/figures/torus_throughput_vs_load.svg'
+set output 'docs/figures/torus_throughput_vs_load.svg'
 set title '8x8x8 torus: accepted vs offered load (fractions of the bisection bound)' noenhanced
 set xlabel 'workload.load' noenhanced
 set ylabel 'results:accepted_load' noenhanced

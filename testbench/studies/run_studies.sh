@@ -7,11 +7,13 @@
 # Extra arguments go to every `hybridsim sweep` (e.g. --backend slurm --partition P).
 # Sweeps resume: rerunning only runs points that are not in the results yet.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-bin="${HYBRIDSIM:-$root/build/hybridsim}"
-out="${STUDIES_OUT:-$root/sweep-out/studies}"
-fig="${FIGURES_OUT:-$root/docs/figures}"
-studies="$root/testbench/studies"
+# Paths are relative to the repository root, so the kept gnuplot scripts name their figures
+# as docs/figures/NAME.svg rather than by this machine's absolute path.
+cd "$(dirname "$0")/../.."
+bin="${HYBRIDSIM:-./build/hybridsim}"
+out="${STUDIES_OUT:-sweep-out/studies}"
+fig="${FIGURES_OUT:-docs/figures}"
+studies="testbench/studies"
 
 sweep() { "$bin" sweep "$studies/$1.json" --out "$out/$1" "${@:2}"; }
 plot() { "$bin" plot "$@" > /dev/null; }

@@ -4,10 +4,12 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 
 #include "testbench/sweep/csv.h"
+#include "testbench/sweep/progress_bar.h"
 #include "testbench/sweep/sweep_file.h"
 #include "testbench/sweep/sweep_output.h"
 #include "testbench/sweep/value_range.h"
@@ -208,4 +210,34 @@ TEST(Sweep, CsvFilesAreReadBackFieldForField) {
   EXPECT_THROW(hs::sweep::read_csv(path), hs::InputError);
   std::ofstream(path) << "a,b\n\"1,2\n";
   EXPECT_THROW(hs::sweep::read_csv(path), hs::InputError);
+}
+
+TEST(Sweep, TheProgressLineCountsPointsAndTellsTheTimeToGo) {
+  EXPECT_EQ(hs::sweep::ProgressBar::eta_text(-1), "--");
+  EXPECT_EQ(hs::sweep::ProgressBar::eta_text(42.4), "42s");
+  EXPECT_EQ(hs::sweep::ProgressBar::eta_text(125), "2m05s");
+  EXPECT_EQ(hs::sweep::ProgressBar::eta_text(7300), "2h01m");
+  // In a log (not a terminal): a line per tenth of the way, and the final state.
+  std::FILE* log = std::tmpfile();
+  ASSERT_NE(log, nullptr);
+  {
+    hs::sweep::ProgressBar bar("sweep", 25, 5, true, log);
+    for (size_t done = 1; done <= 20; ++done) bar.update(done, done / 10, 2);
+    bar.finish();
+  }
+  std::rewind(log);
+  std::vector<std::string> lines;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, log)) lines.emplace_back(buf);
+  std::fclose(log);
+  ASSERT_EQ(lines.size(), 11u);  // 10 tenths of 20 points, then the final line
+  EXPECT_EQ(lines[0].rfind("sweep [########......................] 7/25 done, 0 failed, 2 running, "
+                           "5 already in results, ETA ",
+                           0),
+            0u)
+      << lines[0];
+  EXPECT_NE(lines[10].find("25/25 done, 2 failed, 2 running, 5 already in results, "),
+            std::string::npos)
+      << lines[10];
+  EXPECT_NE(lines[10].find(" elapsed"), std::string::npos) << lines[10];
 }
