@@ -5,7 +5,7 @@
 //   hybridsim sweep SWEEP.json [--jobs N] [--out DIR] [--backend local|slurm] ...
 //   hybridsim collect DIR        hybridsim plot RESULTS --x P --y S ...   (sweep_commands.h)
 // Exit codes: 0 ok, 1 a checker or firmware assertion failed in the model (or a sweep point
-// failed), 2 bad input, 3 an external tool (gnuplot, Slurm) failed.
+// failed), 2 bad input, 3 an external tool (gnuplot, Slurm) failed, 130 a sweep interrupted.
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -72,7 +72,8 @@ int sc_main(int argc, char* argv[]) {
   app.footer(
       "Built-in scenarios:" + scenarios + "\nWorkloads:" + workloads +
       "\nExit codes: 0 ok, 1 model check or firmware assertion failed (or a sweep point failed), "
-      "2 bad input, 3 an external tool (gnuplot, Slurm) failed.");
+      "2 bad input, 3 an external tool (gnuplot, Slurm) failed, 130 a sweep was interrupted "
+      "(rerun it to resume).");
 
   RunOptions ro;
   auto* run = app.add_subcommand("run", "Run a scenario and print its report");

@@ -245,9 +245,9 @@ SweepSpec load_sweep(const std::string& path) {
   }
   s.seeds = read_seeds(j, path);
   s.stats = read_stats(j, path);
-  if (s.point_count() > 10'000'000) {
+  if (s.point_count() > 1'000'000) {
     throw InputError(
-        fmt::format("{}: the sweep has {} points (10 million at most)", path, s.point_count()));
+        fmt::format("{}: the sweep has {} points (a million at most)", path, s.point_count()));
   }
   return s;
 }
