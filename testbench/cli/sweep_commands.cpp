@@ -4,6 +4,7 @@
 #include <iostream>
 #include <thread>
 
+#include "testbench/sweep/model_check.h"
 #include "testbench/sweep/plot.h"
 #include "testbench/sweep/slurm_backend.h"
 #include "testbench/sweep/sweep_command.h"
@@ -104,7 +105,7 @@ std::optional<int> SweepCommands::dispatch(const std::string& self) {
       s.opts.jobs = 1;
     }
     if (!s.opts.time_limit.empty()) sweep::check_slurm_time(s.opts.time_limit);
-    const auto spec = sweep::load_sweep(s.sweep_file);
+    const auto spec = sweep::load_checked_sweep(s.sweep_file);
     return sweep::run_sweep(spec, s.opts);
   }
   if (*s.task) return sweep::run_slurm_task(s.tasks_file, s.task_index, self);

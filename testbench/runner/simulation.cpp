@@ -46,7 +46,7 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
         name, value,
         {fmt::format("{}:{}", scenario_.path, scenario_.param_lines[name].get<int>()), 1});
   }
-  for (const auto& s : opts.sets) params.set_from_assignment(s, "--set " + s);
+  for (const auto& s : opts.sets) params.set_from_assignment(s, opts.sets_source + " " + s);
   seed_ = opts.seed.value_or(scenario_.seed);
   if (!opts.report_path.empty() && !std::ofstream(opts.report_path)) {
     throw InputError(fmt::format("--report: cannot write '{}'", opts.report_path));

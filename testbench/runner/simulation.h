@@ -16,7 +16,8 @@ namespace hs::runner {
 
 struct RunOptions {
   std::string scenario = "default";
-  std::vector<std::string> sets;  // name=value overrides from the command line
+  std::vector<std::string> sets;      // name=value overrides from the command line
+  std::string sets_source = "--set";  // how errors name where `sets` came from
   std::optional<uint64_t> seed;
   std::string report_path, vcd_path, trace_path;
   bool quiet = false;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <filesystem>
 
-#include "testbench/sweep/model_check.h"
 #include "testbench/sweep/point_pool.h"
 #include "testbench/sweep/progress_bar.h"
 #include "testbench/sweep/slurm_backend.h"
@@ -56,7 +55,6 @@ int report_results(const SweepSpec& spec, const std::string& dir, const std::str
 }
 
 int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
-  if (opts.check_model) check_against_model(spec);
   if (opts.dry_run) {
     const auto all = expand(spec);
     size_t done = 0;

@@ -12,8 +12,7 @@ struct SweepOptions {
   std::string out_dir;
   int jobs = 1;  // local: points at once; Slurm: CPUs (and points at once) per array task
   bool quiet = false;
-  bool check_model = true;  // check every value against the model before anything runs
-  bool dry_run = false;     // check and count the points, run nothing
+  bool dry_run = false;  // check and count the points, run nothing
   std::string backend = "local";
   // Slurm only.
   std::string partition, time_limit;
@@ -25,7 +24,8 @@ struct SweepOptions {
 // Exit code of a sweep stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it).
 inline constexpr int kInterruptedExit = 130;
 
-// Runs the points of `spec` not already passed in out_dir and writes the results. Returns
+// Runs the points of `spec` (read with load_checked_sweep, so checked against the model) not
+// already passed in out_dir and writes the results. Returns
 // 0 if every point passed, 1 if any failed (each recorded with its error), kInterruptedExit
 // if interrupted (the results written so far are kept).
 int run_sweep(const SweepSpec& spec, const SweepOptions& opts);

@@ -27,109 +27,137 @@ uint64_t seed_value(const Json& v, const std::string& where) {
   return v.get<uint64_t>();
 }
 
-std::vector<uint64_t> read_seeds(const Json& j, const std::string& file) {
+std::vector<uint64_t> read_seeds(const Json& j, const std::string& file, InputProblems& problems) {
   if (j.contains("seeds") && (j.contains("repeats") || j.contains("seed"))) {
-    throw InputError(file + ": give either 'seeds' or 'repeats' (with an optional first 'seed')");
+    problems.add(file + ": give either 'seeds' or 'repeats' (with an optional first 'seed')");
+    return {};
   }
   std::vector<uint64_t> seeds;
   if (j.contains("seeds")) {
     if (!j["seeds"].is_array() || j["seeds"].empty()) {
-      throw InputError(file + ": 'seeds' must be a non-empty list of integers");
+      problems.add(file + ": 'seeds' must be a non-empty list of integers");
+      return {};
     }
     std::set<uint64_t> seen;
     for (size_t i = 0; i < j["seeds"].size(); ++i) {
-      const uint64_t s = seed_value(j["seeds"][i], fmt::format("{}: seeds[{}]", file, i));
-      if (!seen.insert(s).second)
-        throw InputError(fmt::format("{}: seed {} is listed twice", file, s));
-      seeds.push_back(s);
+      problems.attempt([&] {
+        const uint64_t s = seed_value(j["seeds"][i], fmt::format("{}: seeds[{}]", file, i));
+        if (!seen.insert(s).second)
+          throw InputError(fmt::format("{}: seed {} is listed twice", file, s));
+        seeds.push_back(s);
+      });
     }
     return seeds;
   }
-  const uint64_t first = j.contains("seed") ? seed_value(j["seed"], file + ": 'seed'") : 1;
-  uint64_t repeats = 1;
-  if (j.contains("repeats")) {
+  uint64_t first = 1, repeats = 1;
+  problems.attempt([&] {
+    if (j.contains("seed")) first = seed_value(j["seed"], file + ": 'seed'");
+  });
+  problems.attempt([&] {
+    if (!j.contains("repeats")) return;
     repeats = seed_value(j["repeats"], file + ": 'repeats'");
     if (repeats == 0 || repeats > 10000) {
-      throw InputError(fmt::format("{}: 'repeats' must be 1 to 10000, got {}", file, repeats));
+      repeats = 1;
+      throw InputError(fmt::format("{}: 'repeats' must be 1 to 10000, got {}", file,
+                                   j["repeats"].get<uint64_t>()));
     }
-  }
+  });
   for (uint64_t r = 0; r < repeats; ++r) seeds.push_back(first + r);
   return seeds;
 }
 
-std::vector<std::string> read_stats(const Json& j, const std::string& file) {
+std::vector<std::string> read_stats(const Json& j, const std::string& file,
+                                    InputProblems& problems) {
   if (!j.contains("stats")) return {"simulated_time_ns"};
   if (!j["stats"].is_array() || j["stats"].empty()) {
-    throw InputError(file + ": 'stats' must be a non-empty list of strings");
+    problems.add(file + ": 'stats' must be a non-empty list of strings");
+    return {};
   }
   std::vector<std::string> stats;
   std::set<std::string> seen;
   for (const auto& v : j["stats"]) {
     if (!v.is_string() || v.get<std::string>().empty()) {
-      throw InputError(fmt::format("{}: 'stats' must be a list of names, got {}", file, v.dump()));
+      problems.add(fmt::format("{}: 'stats' must be a list of names, got {}", file, v.dump()));
+      continue;
     }
     const auto s = v.get<std::string>();
     const auto colon = s.find(':');
     if (colon == 0 || colon + 1 == s.size()) {
-      throw InputError(
-          fmt::format("{}: stat '{}' must be FIELD, GROUP:STAT or results:PATH", file, s));
+      problems.add(fmt::format("{}: stat '{}' must be FIELD, GROUP:STAT or results:PATH", file, s));
+    } else if (!seen.insert(s).second) {
+      problems.add(fmt::format("{}: stat '{}' is listed twice", file, s));
+    } else {
+      stats.push_back(s);
     }
-    if (!seen.insert(s).second)
-      throw InputError(fmt::format("{}: stat '{}' is listed twice", file, s));
-    stats.push_back(s);
   }
   return stats;
 }
 
 // Groups the parameters into axes: one per parameter, except zipped ones, which share the
-// axis of the first of them.
+// axis of the first of them. Every parameter's values and every zip group are checked; a
+// parameter whose values are unsound is left out, and so is a zip group with a problem (its
+// members become axes of their own), so the rest can still be checked against the model.
 std::vector<SweepAxis> read_axes(const Json& j, const std::vector<std::string>& param_order,
-                                 const std::string& file) {
+                                 const std::string& file, InputProblems& problems) {
   if (!j.contains("params") || !j["params"].is_object() || j["params"].empty()) {
-    throw InputError(file + ": 'params' must be an object of parameter: values (list or range)");
+    problems.add(file + ": 'params' must be an object of parameter: values (list or range)");
+    return {};
   }
   std::vector<std::string> names;
   std::vector<std::vector<Json>> lists;
+  std::vector<bool> expanded;
   for (const auto& name : param_order) {
     names.push_back(name);
-    lists.push_back(expand_values(j["params"][name], fmt::format("{}: params.{}", file, name)));
+    lists.emplace_back();
+    expanded.push_back(problems.attempt([&] {
+      lists.back() = expand_values(j["params"][name], fmt::format("{}: params.{}", file, name));
+    }));
   }
   std::vector<int> group_of(names.size(), -1);
+  std::vector<bool> group_ok;
   if (j.contains("zip")) {
     const Json& zip = j["zip"];
-    if (!zip.is_array())
-      throw InputError(file + ": 'zip' must be a list of lists of parameter names");
+    if (!zip.is_array()) {
+      problems.add(file + ": 'zip' must be a list of lists of parameter names");
+      return {};
+    }
     for (size_t g = 0; g < zip.size(); ++g) {
-      const std::string where = fmt::format("{}: zip[{}]", file, g);
-      if (!zip[g].is_array() || zip[g].size() < 2) {
-        throw InputError(where + " must list two or more parameter names");
-      }
-      size_t first = names.size();
-      for (const auto& n : zip[g]) {
-        const auto it = n.is_string() ? std::find(names.begin(), names.end(), n.get<std::string>())
-                                      : names.end();
-        if (it == names.end()) {
-          throw InputError(fmt::format("{}: {} is not one of 'params'", where, n.dump()));
+      const bool zipped = problems.attempt([&] {
+        const std::string where = fmt::format("{}: zip[{}]", file, g);
+        if (!zip[g].is_array() || zip[g].size() < 2) {
+          throw InputError(where + " must list two or more parameter names");
         }
-        const size_t i = static_cast<size_t>(it - names.begin());
-        if (group_of[i] != -1) {
-          throw InputError(fmt::format("{}: '{}' is already zipped", where, names[i]));
+        size_t first = names.size();
+        for (const auto& n : zip[g]) {
+          const auto it = n.is_string()
+                              ? std::find(names.begin(), names.end(), n.get<std::string>())
+                              : names.end();
+          if (it == names.end()) {
+            throw InputError(fmt::format("{}: {} is not one of 'params'", where, n.dump()));
+          }
+          const size_t i = static_cast<size_t>(it - names.begin());
+          if (group_of[i] != -1) {
+            throw InputError(fmt::format("{}: '{}' is already zipped", where, names[i]));
+          }
+          group_of[i] = static_cast<int>(g);
+          if (first == names.size()) first = i;
+          // Lengths are comparable only between lists that expanded.
+          if (expanded[i] && expanded[first] && lists[i].size() != lists[first].size()) {
+            throw InputError(
+                fmt::format("{}: '{}' has {} values but '{}' has {}; zipped lists must "
+                            "have equal length",
+                            where, names[i], lists[i].size(), names[first], lists[first].size()));
+          }
         }
-        if (first == names.size()) first = i;
-        if (lists[i].size() != lists[first].size()) {
-          throw InputError(
-              fmt::format("{}: '{}' has {} values but '{}' has {}; zipped lists must "
-                          "have equal length",
-                          where, names[i], lists[i].size(), names[first], lists[first].size()));
-        }
-        group_of[i] = static_cast<int>(g);
-      }
+      });
+      group_ok.push_back(zipped);
     }
   }
   std::vector<SweepAxis> axes;
-  std::vector<int> axis_of_group(j.contains("zip") ? j["zip"].size() : 0, -1);
+  std::vector<int> axis_of_group(group_ok.size(), -1);
   for (size_t i = 0; i < names.size(); ++i) {
-    const int g = group_of[i];
+    if (!expanded[i]) continue;
+    const int g = group_of[i] >= 0 && group_ok[static_cast<size_t>(group_of[i])] ? group_of[i] : -1;
     if (g >= 0 && axis_of_group[g] >= 0) {
       auto& axis = axes[static_cast<size_t>(axis_of_group[g])];
       axis.names.push_back(names[i]);
@@ -191,9 +219,16 @@ SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
   }
 }
 
-SweepSpec load_sweep(const std::string& path) {
+SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
+  SweepSpec s;
+  s.path = path;
+  s.seeds.clear();
+  s.stats.clear();
   std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open sweep file", path));
+  if (!in) {
+    problems.add(fmt::format("{}: cannot open sweep file", path));
+    return s;
+  }
   Json j;
   std::vector<std::string> param_order;  // axes follow the file's order, which Json sorts away
   try {
@@ -203,52 +238,64 @@ SweepSpec load_sweep(const std::string& path) {
     }
     j = Json::parse(ordered.dump());
   } catch (const nlohmann::ordered_json::parse_error& e) {
-    throw InputError(fmt::format("{}: malformed JSON at byte {}: {}", path, e.byte, e.what()));
+    problems.add(fmt::format("{}: malformed JSON at byte {}: {}", path, e.byte, e.what()));
+    return s;
   }
-  if (!j.is_object()) throw InputError(path + ": a sweep must be a JSON object");
+  if (!j.is_object()) {
+    problems.add(path + ": a sweep must be a JSON object");
+    return s;
+  }
+  // Every field is checked on its own so one run lists every problem in the file.
   for (const auto& [k, _] : j.items()) {
     if (!kFields.count(k)) {
-      throw InputError(fmt::format(
+      problems.add(fmt::format(
           "{}: unknown sweep field '{}' (fields: scenario, fixed, params, zip, seeds, repeats, "
           "seed, stats)",
           path, k));
     }
   }
-  SweepSpec s;
-  s.path = path;
-  if (!j.contains("scenario") || !j["scenario"].is_string()) {
-    throw InputError(path + ": 'scenario' (a scenario name or file) is required");
-  }
-  s.scenario = j["scenario"].get<std::string>();
-  // A scenario path is relative to the sweep file; a bare name is a built-in scenario.
-  if (s.scenario.find('/') != std::string::npos && fs::path(s.scenario).is_relative()) {
-    s.scenario =
-        fs::absolute(fs::path(path).parent_path() / s.scenario).lexically_normal().string();
-  }
-  runner::resolve_scenario(s.scenario);  // throws if there is no such scenario
+  problems.attempt([&] {
+    if (!j.contains("scenario") || !j["scenario"].is_string()) {
+      throw InputError(path + ": 'scenario' (a scenario name or file) is required");
+    }
+    std::string scenario = j["scenario"].get<std::string>();
+    // A scenario path is relative to the sweep file; a bare name is a built-in scenario.
+    if (scenario.find('/') != std::string::npos && fs::path(scenario).is_relative()) {
+      scenario = fs::absolute(fs::path(path).parent_path() / scenario).lexically_normal().string();
+    }
+    runner::resolve_scenario(scenario);  // throws if there is no such scenario
+    s.scenario = scenario;
+  });
   if (j.contains("fixed")) {
-    if (!j["fixed"].is_object())
-      throw InputError(path + ": 'fixed' must be an object of name: value");
-    for (const auto& [name, v] : j["fixed"].items()) {
-      if (v.is_array() || v.is_object() || v.is_null()) {
-        throw InputError(
-            fmt::format("{}: fixed.{} must be one number, string or bool", path, name));
+    if (!j["fixed"].is_object()) {
+      problems.add(path + ": 'fixed' must be an object of name: value");
+    } else {
+      for (const auto& [name, v] : j["fixed"].items()) {
+        if (v.is_array() || v.is_object() || v.is_null()) {
+          problems.add(fmt::format("{}: fixed.{} must be one number, string or bool", path, name));
+        } else {
+          s.fixed[name] = v;
+        }
       }
     }
-    s.fixed = j["fixed"];
   }
-  s.axes = read_axes(j, param_order, path);
-  for (const auto& n : s.swept_names()) {
-    if (s.fixed.contains(n)) {
-      throw InputError(fmt::format("{}: '{}' is both fixed and swept", path, n));
-    }
+  s.axes = read_axes(j, param_order, path, problems);
+  for (const auto& n : param_order) {
+    if (s.fixed.contains(n)) problems.add(fmt::format("{}: '{}' is both fixed and swept", path, n));
   }
-  s.seeds = read_seeds(j, path);
-  s.stats = read_stats(j, path);
+  s.seeds = read_seeds(j, path, problems);
+  s.stats = read_stats(j, path, problems);
   if (s.point_count() > 1'000'000) {
-    throw InputError(
+    problems.add(
         fmt::format("{}: the sweep has {} points (a million at most)", path, s.point_count()));
   }
+  return s;
+}
+
+SweepSpec load_sweep(const std::string& path) {
+  InputProblems problems;
+  SweepSpec s = read_sweep(path, problems);
+  problems.throw_if_any();
   return s;
 }
 

@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "tlm/common/errors.h"
+
 namespace hs::sweep {
 
 struct SweepAxis {
@@ -62,7 +64,12 @@ struct SweepPoint {
   nlohmann::json params(const SweepSpec& spec) const;  // swept name -> value
 };
 
-// Reads and validates a sweep file's structure; throws InputError naming the file and field.
+// Reads and validates a sweep file's structure, adding every problem to `problems`, each
+// naming the file and field. The spec returned holds the parts that were sound (a scenario
+// only if it exists; an axis per parameter whose values are sound, zipped only if the zip
+// group is), for checking against the model; with any problem it must not be run.
+SweepSpec read_sweep(const std::string& path, InputProblems& problems);
+// The same, throwing one InputError that lists every problem.
 SweepSpec load_sweep(const std::string& path);
 
 // Every point in order: axes crossed (first slowest), each combination once per seed.

@@ -199,6 +199,14 @@ TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
   expect_bad(
       R"({"scenario": "default", "params": {"workload.spes": {"from": 1, "to": 12, "step": 1}}})",
       "", "value 9: parameter 'workload.spes' value 9 is above the maximum");
+  // One run lists the file's problems and the model's together, the later values included.
+  const std::string many = R"({"scenario": "default", "repeats": 0,
+      "params": {"node0.pcie0.lanez": [8], "node0.pcie0.max_payload": [128, 100],
+                 "workload.spes": {"from": 1, "to": 0, "step": 1}}})";
+  expect_bad(many, "", "'repeats' must be 1 to 10000, got 0");
+  expect_bad(many, "", "params.workload.spes.step 1 never goes from 1 to 0");
+  expect_bad(many, "", "bad.json: sweep value node0.pcie0.lanez=8: unknown parameter");
+  expect_bad(many, "", "params.node0.pcie0.max_payload: value 100");
   expect_bad(kPcieSweep, "--partition debug", "--partition applies only to --backend slurm");
   expect_bad(kPcieSweep, "--backend slurm --time 1hour", "--time '1hour': expected a Slurm time");
   expect_bad(kPcieSweep, "--backend cloud", "--backend");

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -108,6 +109,36 @@ TEST(Sweep, BadSweepFilesAreRejectedBeforeAnythingRuns) {
   rejects(head + "\"params\": {\"a\": [1]}, \"seeds\": [3, 3]}", "seed 3 is listed twice");
   rejects(head + "\"params\": {\"a\": [1]}, \"stats\": [\"x:\"]}", "GROUP:STAT");
   rejects(head + "\"params\": {\"a\": [1]}, \"stats\": [\"x\", \"x\"]}", "listed twice");
+}
+
+TEST(Sweep, EveryProblemInASweepFileIsListedInOneError) {
+  const std::string path =
+      ::testing::TempDir() + "sweep_many_bad_" + std::to_string(getpid()) + ".json";
+  std::ofstream(path) << R"({"scenario": "default", "stat": 1,
+    "params": {"a": {"from": 4, "to": 1, "factor": 2}, "b": [1, 2], "c": [1], "d": []},
+    "zip": [["b", "c"]], "fixed": {"e": [1]}, "repeats": 0, "stats": ["x:", "y", "y"]})";
+  hs::InputProblems problems;
+  const SweepSpec spec = hs::sweep::read_sweep(path, problems);
+  std::string all;
+  try {
+    problems.throw_if_any();
+  } catch (const hs::InputError& e) {
+    all = e.what();
+  }
+  for (const char* why :
+       {"unknown sweep field 'stat'", "params.a: a geometric range", "params.d must be a non-empty",
+        "zipped lists must have equal length", "fixed.e must be one", "'repeats' must be 1 to",
+        "stat 'x:' must be", "stat 'y' is listed twice"}) {
+    EXPECT_NE(all.find(why), std::string::npos) << why << " missing from:\n" << all;
+  }
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 7) << all;
+  // What is sound is kept for the model check: the scenario and the axes of b and c (their
+  // zip group is not, so each is an axis of its own); a and d are left out.
+  EXPECT_EQ(spec.scenario, "default");
+  EXPECT_EQ(spec.swept_names(), (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(spec.axes.size(), 2u);
+  EXPECT_THROW(hs::sweep::load_sweep(path), hs::InputError);
+  std::remove(path.c_str());
 }
 
 namespace {

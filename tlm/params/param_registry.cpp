@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "tlm/common/errors.h"
 
@@ -341,19 +340,17 @@ std::string ParamRegistry::suggest(const std::string& name) const {
 }
 
 void ParamRegistry::finalize() {
-  std::vector<std::string> problems = errors_;
+  InputProblems problems;
+  for (const auto& e : errors_) problems.add(e);
   for (const auto& o : overrides_) {
     if (o.used) continue;
     std::string msg = fmt::format("{}: unknown parameter '{}'", o.source.where, o.pattern);
     std::string hint = o.wildcard ? "" : suggest(o.pattern);
     if (!hint.empty()) msg += fmt::format(" (did you mean '{}'?)", hint);
     if (o.wildcard) msg += " (the pattern matches no parameter)";
-    problems.push_back(msg);
+    problems.add(msg);
   }
-  if (problems.empty()) return;
-  std::ostringstream os;
-  for (size_t i = 0; i < problems.size(); ++i) os << (i ? "\n" : "") << problems[i];
-  throw InputError(os.str());
+  problems.throw_if_any();
 }
 
 Json ParamRegistry::values_json() const {
