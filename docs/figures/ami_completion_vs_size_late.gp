@@ -1,13 +1,14 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
 set output 'docs/figures/ami_completion_vs_size_late.svg'
 set title 'AMI over 2 torus hops, RECEIVE posted late: completion time vs message size' noenhanced
-set xlabel 'workload.bytes' noenhanced
-set ylabel 'results:mean_completion_ns' noenhanced
+set xlabel 'message size (bytes)' noenhanced
+set ylabel 'completion time, SEND posted to received (ns)' noenhanced
 set grid
 set key outside right top noenhanced
 set pointsize 0.8
+set key title 'workload.ami.protocol' noenhanced
 set logscale x 2
-set format x '%.0b%B'
+set xtics ('64' 64, '256' 256, '1Ki' 1024, '4Ki' 4096, '16Ki' 16384, '64Ki' 65536, '256Ki' 262144, '1Mi' 1048576, '4Mi' 4194304)
 set logscale y
 set format y '%.0s%c'
 $s0 << EOD
@@ -65,8 +66,8 @@ $s4 << EOD
 1048576 1360815.294 1360815.294 1360815.294
 4194304 5431640 5431640 5431640
 EOD
-plot $s0 using 1:2 with linespoints lw 2 title 'workload.ami.protocol = A', \
-     $s1 using 1:2 with linespoints lw 2 title 'workload.ami.protocol = B', \
-     $s2 using 1:2 with linespoints lw 2 title 'workload.ami.protocol = C', \
-     $s3 using 1:2 with linespoints lw 2 title 'workload.ami.protocol = eager', \
-     $s4 using 1:2 with linespoints lw 2 title 'workload.ami.protocol = rendezvous'
+plot $s0 using 1:2 with linespoints lw 2 title 'A', \
+     $s1 using 1:2 with linespoints lw 2 title 'B', \
+     $s2 using 1:2 with linespoints lw 2 title 'C', \
+     $s3 using 1:2 with linespoints lw 2 title 'eager', \
+     $s4 using 1:2 with linespoints lw 2 title 'rendezvous'

@@ -1,13 +1,14 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
 set output 'docs/figures/pcie_throughput_vs_payload.svg'
 set title 'PCIe Gen1, host writes 4 MiB to an accelerator: throughput vs max payload size' noenhanced
-set xlabel 'node0.pcie0.max_payload' noenhanced
-set ylabel 'results:accelerators/0/host_write_GBps' noenhanced
+set xlabel 'max payload size (bytes)' noenhanced
+set ylabel 'host write throughput (GB/s)' noenhanced
 set grid
 set key outside right top noenhanced
 set pointsize 0.8
+set key title 'node0.pcie0.lanes' noenhanced
 set logscale x 2
-set format x '%.0b%B'
+set xtics ('128' 128, '256' 256, '512' 512, '1Ki' 1024, '2Ki' 2048, '4Ki' 4096)
 set logscale y
 set format y '%.0s%c'
 $s0 << EOD
@@ -50,8 +51,8 @@ $s4 << EOD
 2048 3.968990996 3.968990996 3.968990996
 4096 3.996095446 3.996095446 3.996095446
 EOD
-plot $s0 using 1:2 with linespoints lw 2 title 'node0.pcie0.lanes = 1', \
-     $s1 using 1:2 with linespoints lw 2 title 'node0.pcie0.lanes = 2', \
-     $s2 using 1:2 with linespoints lw 2 title 'node0.pcie0.lanes = 4', \
-     $s3 using 1:2 with linespoints lw 2 title 'node0.pcie0.lanes = 8', \
-     $s4 using 1:2 with linespoints lw 2 title 'node0.pcie0.lanes = 16'
+plot $s0 using 1:2 with linespoints lw 2 title '1', \
+     $s1 using 1:2 with linespoints lw 2 title '2', \
+     $s2 using 1:2 with linespoints lw 2 title '4', \
+     $s3 using 1:2 with linespoints lw 2 title '8', \
+     $s4 using 1:2 with linespoints lw 2 title '16'

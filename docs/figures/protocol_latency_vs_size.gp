@@ -1,13 +1,14 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
 set output 'docs/figures/protocol_latency_vs_size.svg'
 set title 'Torus ping-pong over 3 hops: one-way latency vs message size' noenhanced
-set xlabel 'workload.bytes' noenhanced
-set ylabel 'results:one_way_latency_ns' noenhanced
+set xlabel 'message size (bytes)' noenhanced
+set ylabel 'one-way latency (ns)' noenhanced
 set grid
 set key outside right top noenhanced
 set pointsize 0.8
+set key title 'workload.protocol' noenhanced
 set logscale x 2
-set format x '%.0b%B'
+set xtics ('64' 64, '256' 256, '1Ki' 1024, '4Ki' 4096, '16Ki' 16384, '64Ki' 65536, '256Ki' 262144, '1Mi' 1048576, '4Mi' 4194304)
 set logscale y
 set format y '%.0s%c'
 $s0 << EOD
@@ -67,6 +68,6 @@ $s2 << EOD
 2097152 5430213.529 5430213.529 5430213.529
 4194304 10858136.47 10858136.47 10858136.47
 EOD
-plot $s0 using 1:2 with linespoints lw 2 title 'workload.protocol = eager', \
-     $s1 using 1:2 with linespoints lw 2 title 'workload.protocol = rendezvous', \
-     $s2 using 1:2 with linespoints lw 2 title 'workload.protocol = split'
+plot $s0 using 1:2 with linespoints lw 2 title 'eager', \
+     $s1 using 1:2 with linespoints lw 2 title 'rendezvous', \
+     $s2 using 1:2 with linespoints lw 2 title 'split'

@@ -1,11 +1,12 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
 set output 'docs/figures/torus_latency_vs_load.svg'
 set title '8x8x8 torus: mean packet latency vs offered load (fraction of the bisection bound)' noenhanced
-set xlabel 'workload.load' noenhanced
-set ylabel 'results:mean_latency_ns' noenhanced
+set xlabel 'offered load (fraction of the bisection bound)' noenhanced
+set ylabel 'mean packet latency (ns)' noenhanced
 set grid
 set key outside right top noenhanced
 set pointsize 0.8
+set key title 'workload.pattern' noenhanced
 set logscale y
 set format y '%.0s%c'
 # each point: mean of its repeats, bars from min to max
@@ -51,6 +52,6 @@ $s2 << EOD
 1.1 8629.749527 8616.179321 8643.319733
 1.2 10191.28617 10110.01154 10272.56079
 EOD
-plot $s0 using 1:2:3:4 with yerrorlines lw 2 title 'workload.pattern = uniform', \
-     $s1 using 1:2:3:4 with yerrorlines lw 2 title 'workload.pattern = neighbour', \
-     $s2 using 1:2:3:4 with yerrorlines lw 2 title 'workload.pattern = transpose'
+plot $s0 using 1:2:3:4 with yerrorlines lw 2 title 'uniform', \
+     $s1 using 1:2:3:4 with yerrorlines lw 2 title 'neighbour', \
+     $s2 using 1:2:3:4 with yerrorlines lw 2 title 'transpose'

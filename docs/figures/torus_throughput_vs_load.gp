@@ -1,11 +1,12 @@
 set terminal svg size 960,600 font 'sans,11' background '#ffffff'
 set output 'docs/figures/torus_throughput_vs_load.svg'
 set title '8x8x8 torus: accepted vs offered load (fractions of the bisection bound)' noenhanced
-set xlabel 'workload.load' noenhanced
-set ylabel 'results:accepted_load' noenhanced
+set xlabel 'offered load (fraction of the bisection bound)' noenhanced
+set ylabel 'accepted load (fraction of the bisection bound)' noenhanced
 set grid
 set key outside right top noenhanced
 set pointsize 0.8
+set key title 'workload.pattern' noenhanced
 # each point: mean of its repeats, bars from min to max
 $s0 << EOD
 0.1 0.09684650735 0.09408639706 0.09960661765
@@ -49,6 +50,6 @@ $s2 << EOD
 1.1 0.6838834034 0.6834327731 0.6843340336
 1.2 0.6881470588 0.6846113445 0.6916827731
 EOD
-plot $s0 using 1:2:3:4 with yerrorlines lw 2 title 'workload.pattern = uniform', \
-     $s1 using 1:2:3:4 with yerrorlines lw 2 title 'workload.pattern = neighbour', \
-     $s2 using 1:2:3:4 with yerrorlines lw 2 title 'workload.pattern = transpose'
+plot $s0 using 1:2:3:4 with yerrorlines lw 2 title 'uniform', \
+     $s1 using 1:2:3:4 with yerrorlines lw 2 title 'neighbour', \
+     $s2 using 1:2:3:4 with yerrorlines lw 2 title 'transpose'

@@ -82,6 +82,8 @@ SweepCommands::SweepCommands(CLI::App& app) : s_(std::make_unique<State>()) {
   s.plot->add_flag("--log-y", s.figure.log_y, "logarithmic y axis");
   s.plot->add_option("--out", s.figure.out, "FILE.png or FILE.svg (default: an .svg by the CSV)");
   s.plot->add_option("--title", s.figure.title, "figure title");
+  s.plot->add_option("--xlabel", s.figure.xlabel, "x axis label (default: the --x column)");
+  s.plot->add_option("--ylabel", s.figure.ylabel, "y axis label (default: the --y column)");
 }
 
 SweepCommands::~SweepCommands() = default;

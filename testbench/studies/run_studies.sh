@@ -21,21 +21,26 @@ plot() { "$bin" plot "$@" > /dev/null; }
 sweep pcie_payload_lanes "$@"
 plot "$out/pcie_payload_lanes" --x node0.pcie0.max_payload \
   --y results:accelerators/0/host_write_GBps --group node0.pcie0.lanes --log-x --log-y \
+  --xlabel "max payload size (bytes)" --ylabel "host write throughput (GB/s)" \
   --out "$fig/pcie_throughput_vs_payload.svg" \
   --title "PCIe Gen1, host writes 4 MiB to an accelerator: throughput vs max payload size"
 
 sweep torus_latency_load "$@"
 plot "$out/torus_latency_load" --x workload.load --y results:mean_latency_ns \
   --group workload.pattern --log-y --out "$fig/torus_latency_vs_load.svg" \
+  --xlabel "offered load (fraction of the bisection bound)" --ylabel "mean packet latency (ns)" \
   --title "8x8x8 torus: mean packet latency vs offered load (fraction of the bisection bound)"
 
 plot "$out/torus_latency_load" --x workload.load --y results:accepted_load \
   --group workload.pattern --out "$fig/torus_throughput_vs_load.svg" \
+  --xlabel "offered load (fraction of the bisection bound)" \
+  --ylabel "accepted load (fraction of the bisection bound)" \
   --title "8x8x8 torus: accepted vs offered load (fractions of the bisection bound)"
 
 sweep protocol_latency_size "$@"
 plot "$out/protocol_latency_size" --x workload.bytes --y results:one_way_latency_ns \
   --group workload.protocol --log-x --log-y --out "$fig/protocol_latency_vs_size.svg" \
+  --xlabel "message size (bytes)" --ylabel "one-way latency (ns)" \
   --title "Torus ping-pong over 3 hops: one-way latency vs message size"
 
 sweep ami_latency_size "$@"
@@ -43,6 +48,7 @@ for receive in early late; do
   plot "$out/ami_latency_size" --x workload.bytes --y results:mean_completion_ns \
     --group workload.ami.protocol --where "workload.receive=$receive" --log-x --log-y \
     --out "$fig/ami_completion_vs_size_$receive.svg" \
+    --xlabel "message size (bytes)" --ylabel "completion time, SEND posted to received (ns)" \
     --title "AMI over 2 torus hops, RECEIVE posted $receive: completion time vs message size"
 done
 echo "figures in $fig"

@@ -67,6 +67,23 @@ std::string scenario_of(const fs::path& csv) {
   return j.contains(p) && j[p].is_string() ? fs::path(j[p].get<std::string>()).stem().string() : "";
 }
 
+// Tick marks for a base-2 log axis over [lo, hi]: powers of two, thinned to at most a dozen,
+// labelled with binary prefixes (64, 1Ki, 4Mi).
+std::string binary_prefix_tics(double lo, double hi) {
+  const int first = static_cast<int>(std::floor(std::log2(lo)));
+  const int last = static_cast<int>(std::ceil(std::log2(hi)));
+  const int stride = std::max(1, (last - first + 11) / 12);
+  std::string tics;
+  for (int k = first; k <= last; k += stride) {
+    static const char* const kPrefixes[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+    const int decade = std::clamp(k / 10, 0, 5);
+    const std::string label =
+        fmt::format("{:g}{}", std::ldexp(1.0, k - 10 * decade), kPrefixes[decade]);
+    tics += fmt::format("{}'{}' {:.17g}", tics.empty() ? "" : ", ", label, std::ldexp(1.0, k));
+  }
+  return "set xtics (" + tics + ")\n";
+}
+
 }  // namespace
 
 std::string plot_results(const PlotRequest& req) {
@@ -113,7 +130,7 @@ std::string plot_results(const PlotRequest& req) {
       throw InputError(fmt::format("{}: --log-y needs {} > 0", where, req.y));
     const std::string g = gc >= 0 ? row[static_cast<size_t>(gc)] : "";
     auto [it, fresh] = series_of.emplace(g, series.size());
-    if (fresh) series.push_back(Series{gc >= 0 ? req.group + " = " + g : req.y, {}});
+    if (fresh) series.push_back(Series{gc >= 0 ? g : req.y, {}});
     series[it->second].samples[*x].push_back(*y);
     ++used;
   }
@@ -162,12 +179,20 @@ std::string plot_results(const PlotRequest& req) {
     if (!req.where.empty()) title += ")";
   }
   gp += "set title " + gnuplot_string(title) + " noenhanced\n";
-  gp += "set xlabel " + gnuplot_string(req.x) + " noenhanced\n";
-  gp += "set ylabel " + gnuplot_string(req.y) + " noenhanced\n";
+  gp += "set xlabel " + gnuplot_string(req.xlabel.empty() ? req.x : req.xlabel) + " noenhanced\n";
+  gp += "set ylabel " + gnuplot_string(req.ylabel.empty() ? req.y : req.ylabel) + " noenhanced\n";
   gp += "set grid\nset key outside right top noenhanced\nset pointsize 0.8\n";
+  if (gc >= 0) gp += "set key title " + gnuplot_string(req.group) + " noenhanced\n";
   // Log axes label their ticks with prefixes: base-2 (64, 1Ki, 4Mi) for x, which is usually a
   // size, and SI (10k, 1M) for y.
-  if (req.log_x) gp += "set logscale x 2\nset format x '%.0b%B'\n";
+  if (req.log_x) {
+    double lo = HUGE_VAL, hi = 0;
+    for (const auto& s : series) {
+      lo = std::min(lo, s.samples.begin()->first);
+      hi = std::max(hi, s.samples.rbegin()->first);
+    }
+    gp += "set logscale x 2\n" + binary_prefix_tics(lo, hi);
+  }
   if (req.log_y) gp += "set logscale y\nset format y '%.0s%c'\n";
   if (repeats) gp += "# each point: mean of its repeats, bars from min to max\n";
   for (size_t i = 0; i < series.size(); ++i) {

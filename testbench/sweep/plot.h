@@ -1,5 +1,6 @@
 // `hybridsim plot`: one statistic of a sweep's results against one swept parameter, a line
-// per value of an optional grouping parameter, drawn by gnuplot (Debian's gnuplot-nox) into
+// per value of an optional grouping parameter (the legend's title, each line labelled with its
+// value), drawn by gnuplot (Debian's gnuplot-nox) into
 // a PNG or SVG. Repeats of a point (several seeds) are averaged and drawn with min-max bars.
 // The gnuplot script is kept next to the figure so it can be restyled by hand.
 #pragma once
@@ -15,6 +16,7 @@ struct PlotRequest {
   bool log_x = false, log_y = false;
   std::string out;  // FILE.png or FILE.svg; default: next to the results
   std::string title;
+  std::string xlabel, ylabel;  // axis labels; default: the column names
 };
 
 // Draws the figure and returns its path. Throws InputError for a bad request (unknown

@@ -242,16 +242,22 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
   EXPECT_GT(fs::file_size(svg), 1000u);
   const std::string text = slurp(svg);
   EXPECT_NE(text.find("<svg"), std::string::npos);
-  EXPECT_NE(text.find("node0.pcie0.lanes = 4"), std::string::npos);
-  EXPECT_NE(text.find("node0.pcie0.lanes = 8"), std::string::npos);
+  // One line per group, labelled with its value under the grouping parameter's name.
+  EXPECT_NE(text.find("<title>4</title>"), std::string::npos);
+  EXPECT_NE(text.find("<title>8</title>"), std::string::npos);
+  EXPECT_EQ(text.find("<title>16</title>"), std::string::npos);
+  EXPECT_NE(text.find("<text>node0.pcie0.lanes</text>"), std::string::npos) << text;
   // The gnuplot script is kept, with the data: repeats averaged, with min-max bars.
   const std::string gp = slurp(fs::path(svg).replace_extension(".gp").string());
   EXPECT_NE(gp.find("yerrorlines"), std::string::npos);
   EXPECT_NE(gp.find("set logscale x 2"), std::string::npos);
+  // Log-x ticks are the powers of two the data spans, with binary prefixes.
+  EXPECT_NE(gp.find("set xtics ('128' 128, '256' 256, '512' 512)"), std::string::npos) << gp;
 
   const std::string png = temp_path("fig/efficiency.png");
   r = hybridsim("plot " + out + "/results.csv --x node0.pcie0.max_payload --y " +
-                "node0.pcie0.down:payload_efficiency --out " + png + " --title 'PCIe efficiency'");
+                "node0.pcie0.down:payload_efficiency --out " + png + " --title 'PCIe efficiency'" +
+                " --xlabel 'max payload (bytes)' --ylabel 'payload efficiency'");
   ASSERT_EQ(r.code, 0) << r.output;
   ASSERT_TRUE(fs::exists(png));
   std::ifstream f(png, std::ios::binary);
@@ -259,6 +265,9 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
   f.read(magic, 4);
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
   EXPECT_GT(fs::file_size(png), 1000u);
+  const std::string png_gp = slurp(fs::path(png).replace_extension(".gp").string());
+  EXPECT_NE(png_gp.find("set xlabel 'max payload (bytes)'"), std::string::npos) << png_gp;
+  EXPECT_NE(png_gp.find("set ylabel 'payload efficiency'"), std::string::npos) << png_gp;
 }
 
 TEST(SweepRun, PlotRequestsNamingWhatIsNotInTheResultsAreBadInput) {
