@@ -83,6 +83,12 @@ std::optional<PointRecord> PointStore::read(const std::string& key) const {
   }
 }
 
+bool PointStore::started_since(const std::string& key, std::filesystem::file_time_type t) const {
+  std::error_code ec;
+  const auto written = std::filesystem::last_write_time(log_path(key), ec);
+  return !ec && written >= t;
+}
+
 void PointStore::write(const PointRecord& record) const {
   const std::string path = record_path(record.key), tmp = path + ".tmp";
   {

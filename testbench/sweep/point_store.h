@@ -4,6 +4,7 @@
 // local runs and Slurm array tasks can fill one directory.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -39,6 +40,8 @@ class PointStore {
   std::string log_path(const std::string& key) const;
 
   std::optional<PointRecord> read(const std::string& key) const;
+  // Whether the point's latest run began at or after `t`: a run creates its log afresh.
+  bool started_since(const std::string& key, std::filesystem::file_time_type t) const;
   void write(const PointRecord& record) const;
   std::optional<nlohmann::json> read_report(const std::string& key) const;
 

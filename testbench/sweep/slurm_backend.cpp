@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -216,6 +217,15 @@ void wait_for_slurm(const SlurmJob& job, const PointStore& store, size_t total, 
       }
     }
   };
+  // Points in flight: not recorded yet, but started (their log written afresh) since this
+  // submission's task list was written. Counted only while some array task runs.
+  std::error_code ec;
+  const auto submitted = fs::last_write_time(job.submit_dir + "/tasks.json", ec);
+  auto running_points = [&] {
+    size_t n = 0;
+    for (const auto& [key, _] : open) n += !ec && store.started_since(key, submitted);
+    return n;
+  };
   scan();
   if (!open.empty()) require_tool("squeue");  // a finished job needs no queue to collect
   auto last_answer = Clock::now();
@@ -225,7 +235,7 @@ void wait_for_slurm(const SlurmJob& job, const PointStore& store, size_t total, 
     size_t running = 0;
     if (states) {
       last_answer = Clock::now();
-      for (const auto& s : *states) running += s == "RUNNING";
+      if (std::count(states->begin(), states->end(), "RUNNING") > 0) running = running_points();
     }
     bar.update(done, failed, running);
     if (open.empty() || (states && states->empty())) break;

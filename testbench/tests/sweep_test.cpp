@@ -6,10 +6,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "testbench/sweep/csv.h"
+#include "testbench/sweep/point_store.h"
 #include "testbench/sweep/progress_bar.h"
 #include "testbench/sweep/sweep_file.h"
 #include "testbench/sweep/sweep_output.h"
@@ -271,4 +274,29 @@ TEST(Sweep, TheProgressLineCountsPointsAndTellsTheTimeToGo) {
             std::string::npos)
       << lines[10];
   EXPECT_NE(lines[10].find(" elapsed"), std::string::npos) << lines[10];
+}
+
+TEST(Sweep, APointHasStartedSinceASubmissionOnlyIfItsLogIsNewer) {
+  // The Slurm backend's progress counts a job's running points this way: a run truncates its
+  // point's log when it starts, so a log older than the submission is an earlier attempt's.
+  namespace fs = std::filesystem;
+  const fs::path dir = ::testing::TempDir() + "sweep_started_" + std::to_string(getpid());
+  fs::remove_all(dir);
+  const hs::sweep::PointStore store(dir.string());
+  const fs::path marker = dir / "tasks.json";
+  auto touch = [](const fs::path& f) { std::ofstream(f) << "x"; };
+  auto tick = [] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); };
+
+  touch(store.log_path("earlier"));  // a failed attempt from before this submission
+  tick();
+  touch(marker);
+  const auto submitted = fs::last_write_time(marker);
+  tick();
+  touch(store.log_path("started"));
+  EXPECT_TRUE(store.started_since("started", submitted));
+  EXPECT_FALSE(store.started_since("earlier", submitted));
+  EXPECT_FALSE(store.started_since("never", submitted));
+  touch(store.log_path("earlier"));  // rerun by this submission
+  EXPECT_TRUE(store.started_since("earlier", submitted));
+  fs::remove_all(dir);
 }
