@@ -191,7 +191,10 @@ std::string plot_results(const PlotRequest& req) {
       lo = std::min(lo, s.samples.begin()->first);
       hi = std::max(hi, s.samples.rbegin()->first);
     }
-    gp += "set logscale x 2\n" + binary_prefix_tics(lo, hi);
+    // A tick exactly at a log axis's end can fall outside it by rounding and go undrawn: pad
+    // the range by 0.1%.
+    gp += fmt::format("set logscale x 2\nset xrange [{:.17g}:{:.17g}]\n", lo * 0.999, hi * 1.001) +
+          binary_prefix_tics(lo, hi);
   }
   if (req.log_y) gp += "set logscale y\nset format y '%.0s%c'\n";
   if (repeats) gp += "# each point: mean of its repeats, bars from min to max\n";
