@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <filesystem>
 
+#include "testbench/sweep/build_info.h"
 #include "testbench/sweep/point_pool.h"
 #include "testbench/sweep/progress_bar.h"
 #include "testbench/sweep/slurm_backend.h"
@@ -15,15 +16,37 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Points still to run: those with no record, or whose last run did not pass.
-std::vector<SweepPoint> pending_points(const std::vector<SweepPoint>& all,
-                                       const PointStore& store) {
-  std::vector<SweepPoint> todo;
-  for (const auto& p : all) {
-    const auto r = store.read(p.key);
-    if (!r || !r->passed()) todo.push_back(p);
+struct Pending {
+  std::vector<SweepPoint> todo;  // no record, or the last run did not pass
+  size_t other_build = 0;        // passed points reused that another build ran
+  std::string other_revision;    // one such build
+};
+
+Pending pending_points(const std::vector<SweepPoint>& all, const PointStore& store) {
+  Pending p;
+  for (const auto& point : all) {
+    const auto r = store.read(point.key);
+    if (!r || !r->passed()) {
+      p.todo.push_back(point);
+    } else if (r->git_revision != git_revision()) {
+      ++p.other_build;
+      p.other_revision = r->git_revision;
+    }
   }
-  return todo;
+  return p;
+}
+
+// Reused results stand for the model that produced them: say when that is not this build.
+void warn_other_build(const Pending& p, const std::string& dir) {
+  if (p.other_build == 0) return;
+  const std::string which = p.other_build == 1
+                                ? std::string("1 point in the results was")
+                                : fmt::format("{} points in the results were", p.other_build);
+  std::fprintf(stderr,
+               "sweep: warning: %s run by hybridsim %s, not this build (%s); remove %s to run "
+               "them again\n",
+               which.c_str(), p.other_revision.c_str(), git_revision().c_str(),
+               (fs::path(dir) / "points").c_str());
 }
 
 }  // namespace
@@ -60,10 +83,12 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
     size_t done = 0;
     if (fs::exists(fs::path(opts.out_dir) / "points")) {
       const PointStore store(opts.out_dir);
-      done = all.size() - pending_points(all, store).size();
+      const Pending p = pending_points(all, store);
+      done = all.size() - p.todo.size();
+      warn_other_build(p, opts.out_dir);
     }
     std::printf(
-        "%s: %zu points (%zu axes x %zu seeds), every value accepted by scenario %s; "
+        "%s: %zu points (%zu axes, %zu seeds), every value accepted by scenario %s; "
         "%zu already in %s, %zu to run\n",
         spec.path.c_str(), all.size(), spec.axes.size(), spec.seeds.size(), spec.scenario.c_str(),
         done, opts.out_dir.c_str(), all.size() - done);
@@ -72,7 +97,9 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
   save_sweep(spec, opts.out_dir);
   const PointStore store(opts.out_dir);
   const auto all = expand(spec);
-  const auto todo = pending_points(all, store);
+  const Pending pending = pending_points(all, store);
+  warn_other_build(pending, opts.out_dir);
+  const auto& todo = pending.todo;
   if (opts.backend == "slurm") {
     const SlurmJob job = submit_to_slurm(spec, todo, opts);
     if (opts.detach || todo.empty()) {

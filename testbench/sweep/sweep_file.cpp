@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "testbench/runner/scenario_file.h"
@@ -16,6 +17,16 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 namespace {
+
+// FNV-1a, 64 bits, as 16 hex digits: stable across builds and machines.
+std::string fnv1a_hex(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
 
 const std::set<std::string> kFields = {"scenario", "fixed",   "params", "zip",
                                        "seeds",    "repeats", "seed",   "stats"};
@@ -191,8 +202,9 @@ Json SweepSpec::to_json() const {
     for (const auto& v : a.values) values_json.push_back(v);
     axes_json.push_back({{"names", names_json}, {"values", values_json}});
   }
-  return {{"file", path},      {"scenario", scenario}, {"fixed", fixed},
-          {"axes", axes_json}, {"seeds", seeds},       {"stats", stats}};
+  return {{"file", path},   {"scenario", scenario}, {"scenario_digest", scenario_digest},
+          {"fixed", fixed}, {"axes", axes_json},    {"seeds", seeds},
+          {"stats", stats}};
 }
 
 SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
@@ -200,6 +212,7 @@ SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
     SweepSpec s;
     s.path = j.at("file").get<std::string>();
     s.scenario = j.at("scenario").get<std::string>();
+    s.scenario_digest = j.at("scenario_digest").get<std::string>();
     s.fixed = j.at("fixed");
     for (const auto& a : j.at("axes")) {
       SweepAxis axis;
@@ -263,7 +276,8 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
     if (scenario.find('/') != std::string::npos && fs::path(scenario).is_relative()) {
       scenario = fs::absolute(fs::path(path).parent_path() / scenario).lexically_normal().string();
     }
-    runner::resolve_scenario(scenario);  // throws if there is no such scenario
+    // Throws if there is no such scenario.
+    s.scenario_digest = scenario_digest(runner::resolve_scenario(scenario));
     s.scenario = scenario;
   });
   if (j.contains("fixed")) {
@@ -316,17 +330,21 @@ Json SweepPoint::params(const SweepSpec& spec) const {
 }
 
 std::string point_key(const SweepSpec& spec, const SweepPoint& point) {
-  // FNV-1a over a canonical text (nlohmann sorts object keys).
+  // A canonical text: nlohmann sorts object keys.
   const Json inputs = {{"scenario", spec.scenario},
+                       {"scenario_digest", spec.scenario_digest},
                        {"fixed", spec.fixed},
                        {"params", point.params(spec)},
                        {"seed", point.seed}};
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : inputs.dump()) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return fmt::format("{:016x}", h);
+  return fnv1a_hex(inputs.dump());
+}
+
+std::string scenario_digest(const std::string& scenario_path) {
+  std::ifstream in(scenario_path);
+  if (!in) throw InputError(fmt::format("{}: cannot open scenario file", scenario_path));
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const Json j = Json::parse(text, nullptr, false);
+  return fnv1a_hex(j.is_discarded() ? text : j.dump());
 }
 
 std::vector<SweepPoint> expand(const SweepSpec& spec) {

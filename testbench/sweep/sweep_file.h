@@ -38,6 +38,9 @@ struct SweepAxis {
 struct SweepSpec {
   std::string path;      // the sweep file
   std::string scenario;  // scenario name or path, as `hybridsim run` takes it
+  // Digest of the scenario's contents: part of every point's key, so editing the scenario
+  // file reruns its points instead of reusing stale results.
+  std::string scenario_digest;
   nlohmann::json fixed = nlohmann::json::object();
   std::vector<SweepAxis> axes;
   std::vector<uint64_t> seeds{1};
@@ -75,7 +78,12 @@ SweepSpec load_sweep(const std::string& path);
 // Every point in order: axes crossed (first slowest), each combination once per seed.
 std::vector<SweepPoint> expand(const SweepSpec& spec);
 
-// A stable 16-hex-digit hash of the scenario, every parameter value and the seed.
+// A stable 16-hex-digit hash of the scenario (name and contents), every parameter value and
+// the seed.
 std::string point_key(const SweepSpec& spec, const SweepPoint& point);
+
+// The digest of a scenario file's contents as JSON (so layout and whitespace do not count);
+// of its bytes if it is not JSON.
+std::string scenario_digest(const std::string& scenario_path);
 
 }  // namespace hs::sweep

@@ -150,6 +150,21 @@ TEST(SweepRun, RerunningSkipsPointsAlreadyInTheResultsAndRunsOnlyNewOnes) {
       << r.output;
   for (const auto& l : logs) EXPECT_NE(slurp(l).find("untouched"), std::string::npos) << l;
   EXPECT_EQ(slurp(out + "/results.csv"), first_csv);
+  EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
+
+  // Results another build produced are reused, with a warning naming that build.
+  {
+    const std::string key = read_json(out + "/results.json")["points"][0]["key"];
+    Json record = read_json(out + "/points/" + key + ".json");
+    record["git_revision"] = "v0.0-old";
+    std::ofstream(out + "/points/" + key + ".json") << record.dump();
+  }
+  r = hybridsim("sweep " + spec + " --quiet --out " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: 1 point in the results was run by hybridsim v0.0-old, not "
+                          "this build"),
+            std::string::npos)
+      << r.output;
 
   // A point whose record is gone (an interrupted run) runs again; so do new values.
   const Json meta = read_json(out + "/results.json");
@@ -172,6 +187,42 @@ TEST(SweepRun, RerunningSkipsPointsAlreadyInTheResultsAndRunsOnlyNewOnes) {
   EXPECT_EQ(line.substr(line.find(',', line.find(',') + 1)),
             "," + t.rows[3][2] + "," + t.rows[3][3] + "," + t.rows[3][4] + "," + t.rows[3][5] +
                 "," + t.rows[3][6] + "," + t.rows[3][7] + ",");
+}
+
+TEST(SweepRun, EditingTheScenarioRerunsItsPointsButReformattingItDoesNot) {
+  // A scenario file beside the sweep (a relative path is relative to the sweep file).
+  const std::string dir = temp_path("own_scenario");
+  fs::create_directories(dir);
+  auto write_scenario = [&](const std::string& host_bytes, const std::string& indent) {
+    std::ofstream(dir + "/mine.json")
+        << "{\"machine\": \"hybrid\", \"workload\": \"hybrid_demo\",\n"
+        << indent << "\"params\": {\"workload.host_bytes\": \"" << host_bytes << "\"}}\n";
+  };
+  write_scenario("64KiB", "");
+  std::ofstream(dir + "/sweep.json")
+      << R"({"scenario": "./mine.json", "params": {"node0.pcie0.lanes": [4, 8]}})";
+  const std::string out = dir + "/out";
+  const std::string cmd = "sweep " + dir + "/sweep.json --out " + out;
+  ASSERT_EQ(hybridsim(cmd + " --quiet").code, 0);
+  const std::string first = slurp(out + "/results.csv");
+
+  write_scenario("64KiB", "     ");  // layout only: the same scenario
+  auto r = hybridsim(cmd);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("2/2 done, 0 failed, 0 running, 2 already in results"), std::string::npos)
+      << r.output;
+
+  write_scenario("128KiB", "");  // another workload: the old results must not be reused
+  r = hybridsim(cmd);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.find("already in results"), std::string::npos) << r.output;
+  std::ofstream(out + "/first.csv") << first;
+  const auto original = hs::sweep::read_csv(out + "/first.csv");
+  const auto edited = hs::sweep::read_csv(out + "/results.csv");
+  // Twice the bytes take longer on both link widths (column 4: simulated_time_ns).
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_GT(std::stod(edited.rows[i][4]), std::stod(original.rows[i][4])) << i;
+  }
 }
 
 TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
@@ -253,6 +304,9 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
   EXPECT_NE(gp.find("set logscale x 2"), std::string::npos);
   // Log-x ticks are the powers of two the data spans, with binary prefixes.
   EXPECT_NE(gp.find("set xtics ('128' 128, '256' 256, '512' 512)"), std::string::npos) << gp;
+  // Both end ticks are drawn (gnuplot drops a tick exactly at a log axis's end by rounding).
+  EXPECT_NE(text.find(">128</tspan>"), std::string::npos);
+  EXPECT_NE(text.find(">512</tspan>"), std::string::npos);
 
   const std::string png = temp_path("fig/efficiency.png");
   r = hybridsim("plot " + out + "/results.csv --x node0.pcie0.max_payload --y " +

@@ -219,10 +219,16 @@ TEST(Sweep, PointKeysIdentifyTheInputsNotThePosition) {
   const auto more = expand(longer);
   EXPECT_EQ(more[2].key, points[0].key);
   EXPECT_EQ(more[2].index, 2u);
-  // Another scenario, or a changed fixed value, is another point.
+  // Another scenario, an edited scenario file, or a changed fixed value is another point.
   SweepSpec other = s;
   other.fixed = {{"b", 1}};
   EXPECT_NE(expand(other)[0].key, points[0].key);
+  SweepSpec edited = s;
+  edited.scenario_digest = "0123456789abcdef";
+  EXPECT_NE(expand(edited)[0].key, points[0].key);
+  SweepSpec renamed = s;
+  renamed.scenario = "pcie_stream";
+  EXPECT_NE(expand(renamed)[0].key, points[0].key);
   // The frozen form gives back the same points.
   const auto thawed = SweepSpec::from_json(s.to_json(), "frozen");
   EXPECT_EQ(expand(thawed)[3].key, points[3].key);
