@@ -57,49 +57,35 @@ pid_t start_logged(const std::vector<std::string>& args, const std::string& log_
   std::_Exit(127);
 }
 
-CommandResult run_command(const std::vector<std::string>& args, const std::string& input) {
+CommandResult run_command(const std::vector<std::string>& args) {
   CommandResult r;
-  int in[2], out[2], err[2];
-  if (pipe(in) != 0) return r;
-  if (pipe(out) != 0) {
-    close(in[0]);
-    close(in[1]);
-    return r;
-  }
+  int out[2], err[2];
+  if (pipe(out) != 0) return r;
   if (pipe(err) != 0) {
-    for (int fd : {in[0], in[1], out[0], out[1]}) close(fd);
+    close(out[0]);
+    close(out[1]);
     return r;
   }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&fa, out[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-  for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) {
-    posix_spawn_file_actions_addclose(&fa, fd);
-  }
+  for (int fd : {out[0], out[1], err[0], err[1]}) posix_spawn_file_actions_addclose(&fa, fd);
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  close(in[0]);
   close(out[1]);
   close(err[1]);
   if (rc != 0) {
-    for (int fd : {in[1], out[0], err[0]}) close(fd);
+    close(out[0]);
+    close(err[0]);
     return r;
   }
   r.started = true;
-  // Small inputs (a gnuplot script) fit the pipe; writing first keeps this single-threaded.
-  size_t written = 0;
-  while (written < input.size()) {
-    const ssize_t n = write(in[1], input.data() + written, input.size() - written);
-    if (n <= 0) break;
-    written += static_cast<size_t>(n);
-  }
-  close(in[1]);
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
   int open_fds = 2;

@@ -13,8 +13,8 @@ struct CommandResult {
   std::string out, err;
 };
 
-// Looks `args[0]` up on PATH; optionally feeds `input` to its standard input.
-CommandResult run_command(const std::vector<std::string>& args, const std::string& input = "");
+// Looks `args[0]` up on PATH and waits for it; its standard input is empty.
+CommandResult run_command(const std::vector<std::string>& args);
 
 struct StartOptions {
   std::vector<std::string> env;  // "NAME=VALUE" added to the environment

@@ -44,7 +44,7 @@ class SlurmSweep : public ::testing::Test {
   std::unique_ptr<LocalSlurm> slurm_;
 };
 
-// Six points on two node shapes and three payloads, two seeds of a randomized workload.
+// Six points: two link widths crossed with three max payload sizes.
 const char* kSweep = R"({"scenario": "default",
   "params": {"node0.pcie0.lanes": [4, 8], "node0.pcie0.max_payload": {"from": 128, "to": 512, "factor": 2}},
   "stats": ["simulated_time_ns", "node0.pcie0.down:payload_efficiency",
