@@ -8,6 +8,7 @@ set key outside right top noenhanced
 set pointsize 0.8
 set key title 'workload.ami.protocol' noenhanced
 set logscale x 2
+set xrange [63.936:4198498.304]
 set xtics ('64' 64, '256' 256, '1Ki' 1024, '4Ki' 4096, '16Ki' 16384, '64Ki' 65536, '256Ki' 262144, '1Mi' 1048576, '4Mi' 4194304)
 set logscale y
 set format y '%.0s%c'

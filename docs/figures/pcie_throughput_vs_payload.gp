@@ -8,6 +8,7 @@ set key outside right top noenhanced
 set pointsize 0.8
 set key title 'node0.pcie0.lanes' noenhanced
 set logscale x 2
+set xrange [127.872:4100.096]
 set xtics ('128' 128, '256' 256, '512' 512, '1Ki' 1024, '2Ki' 2048, '4Ki' 4096)
 set logscale y
 set format y '%.0s%c'

@@ -193,7 +193,7 @@ std::string plot_results(const PlotRequest& req) {
     }
     // A tick exactly at a log axis's end can fall outside it by rounding and go undrawn: pad
     // the range by 0.1%.
-    gp += fmt::format("set logscale x 2\nset xrange [{:.17g}:{:.17g}]\n", lo * 0.999, hi * 1.001) +
+    gp += fmt::format("set logscale x 2\nset xrange [{:.10g}:{:.10g}]\n", lo * 0.999, hi * 1.001) +
           binary_prefix_tics(lo, hi);
   }
   if (req.log_y) gp += "set logscale y\nset format y '%.0s%c'\n";
