@@ -87,11 +87,16 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
       done = all.size() - p.todo.size();
       warn_other_build(p, opts.out_dir);
     }
+    const auto count = [](size_t n, const char* one, const char* many) {
+      return fmt::format("{} {}", n, n == 1 ? one : many);
+    };
     std::printf(
-        "%s: %zu points (%zu axes, %zu seeds), every value accepted by scenario %s; "
-        "%zu already in %s, %zu to run\n",
-        spec.path.c_str(), all.size(), spec.axes.size(), spec.seeds.size(), spec.scenario.c_str(),
-        done, opts.out_dir.c_str(), all.size() - done);
+        "%s: %s (%s, %s), every value accepted by scenario %s; %zu already in %s, %zu to "
+        "run\n",
+        spec.path.c_str(), count(all.size(), "point", "points").c_str(),
+        count(spec.axes.size(), "axis", "axes").c_str(),
+        count(spec.seeds.size(), "seed", "seeds").c_str(), spec.scenario.c_str(), done,
+        opts.out_dir.c_str(), all.size() - done);
     return 0;
   }
   save_sweep(spec, opts.out_dir);

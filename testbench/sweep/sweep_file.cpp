@@ -276,8 +276,11 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
     if (scenario.find('/') != std::string::npos && fs::path(scenario).is_relative()) {
       scenario = fs::absolute(fs::path(path).parent_path() / scenario).lexically_normal().string();
     }
-    // Throws if there is no such scenario.
-    s.scenario_digest = scenario_digest(runner::resolve_scenario(scenario));
+    try {
+      s.scenario_digest = scenario_digest(runner::resolve_scenario(scenario));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: {}", path, e.what()));
+    }
     s.scenario = scenario;
   });
   if (j.contains("fixed")) {

@@ -76,7 +76,8 @@ TEST(Sweep, BadSweepFilesAreRejectedBeforeAnythingRuns) {
   rejects("{\"scenario\": \"default\", \"params\": {\"a\": [1]}, \"seeds\": [-1]}", "non-negative");
   rejects("{\"scenario\": \"default\", \"params\": {\"a\": [1]}, \"stat\": []}",
           "unknown sweep field 'stat'");
-  rejects("{\"scenario\": \"nope\", \"params\": {\"a\": [1]}}", "not a built-in scenario");
+  rejects("{\"scenario\": \"nope\", \"params\": {\"a\": [1]}}",
+          path + ": scenario 'nope': no such file, and not a built-in scenario");
   rejects("{\"scenario\": \"default\",", "malformed JSON");
   const std::string head = "{\"scenario\": \"default\", ";
   rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4}}}", "exactly one of");
