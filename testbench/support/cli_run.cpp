@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace hs::testing {
 
@@ -31,6 +33,17 @@ std::string temp_path(const std::string& name) {
       fs::path(base ? base : "/tmp") / ("hybridsim_test_" + std::to_string(getpid()));
   fs::create_directories(dir);
   return (dir / name).string();
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string write_temp_file(const std::string& name, const std::string& text) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << text;
+  return path;
 }
 
 }  // namespace hs::testing

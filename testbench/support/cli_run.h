@@ -19,4 +19,9 @@ CliResult hybridsim(const std::string& args);
 // tests as parallel processes); `name` inside it.
 std::string temp_path(const std::string& name);
 
+// A whole file as text ("" if it cannot be read).
+std::string file_text(const std::string& path);
+// Writes `text` to temp_path(name) and returns that path.
+std::string write_temp_file(const std::string& name, const std::string& text);
+
 }  // namespace hs::testing

@@ -15,10 +15,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
+#include "testbench/support/cli_run.h"
 #include "testbench/sweep/external_command.h"
 
 namespace hs::testing {
@@ -48,13 +48,6 @@ int free_port() {
 std::string user_name() {
   const passwd* pw = getpwuid(getuid());
   return pw ? pw->pw_name : "root";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::string command_output(const std::string& cmd) {
@@ -180,7 +173,7 @@ std::string LocalSlurm::logs() const {
   std::string out;
   for (const char* f :
        {"munged.out", "slurmctld.out", "slurmd.out", "slurmctld.log", "slurmd.log"}) {
-    const std::string text = slurp(dir_ + "/" + f);
+    const std::string text = file_text(dir_ + "/" + f);
     if (!text.empty())
       out += fmt::format("--- {} ---\n{}\n", f,
                          text.substr(text.size() > 4000 ? text.size() - 4000 : 0));

@@ -8,31 +8,19 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "testbench/support/cli_run.h"
 #include "testbench/support/local_slurm.h"
 
 namespace fs = std::filesystem;
+using hs::testing::file_text;
 using hs::testing::hybridsim;
 using hs::testing::LocalSlurm;
 using hs::testing::temp_path;
+using hs::testing::write_temp_file;
 using Json = nlohmann::json;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string write_sweep(const std::string& name, const std::string& text) {
-  const std::string path = temp_path(name);
-  std::ofstream(path) << text;
-  return path;
-}
 
 class SlurmSweep : public ::testing::Test {
  protected:
@@ -53,7 +41,7 @@ const char* kSweep = R"({"scenario": "default",
 }  // namespace
 
 TEST_F(SlurmSweep, AJobArrayGivesTheResultsOfTheSameSweepRunLocally) {
-  const auto spec = write_sweep("slurm.json", kSweep);
+  const auto spec = write_temp_file("slurm.json", kSweep);
   const std::string local = temp_path("local_out"), cluster = temp_path("slurm_out");
   auto r = hybridsim("sweep " + spec + " --quiet --out " + local);
   ASSERT_EQ(r.code, 0) << r.output;
@@ -61,16 +49,16 @@ TEST_F(SlurmSweep, AJobArrayGivesTheResultsOfTheSameSweepRunLocally) {
                 " --time 5 --chunk 4 --poll 0.2 --out " + cluster);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("6/6 done, 0 failed"), std::string::npos) << r.output;
-  EXPECT_EQ(slurp(cluster + "/results.csv"), slurp(local + "/results.csv"));
+  EXPECT_EQ(file_text(cluster + "/results.csv"), file_text(local + "/results.csv"));
 
   // Two array tasks (4 + 2 points) ran the script as written, with the options given.
-  const std::string script = slurp(cluster + "/slurm/submit-1/job.sh");
+  const std::string script = file_text(cluster + "/slurm/submit-1/job.sh");
   EXPECT_NE(script.find("#SBATCH --array=0-1\n"), std::string::npos) << script;
   EXPECT_NE(script.find("#SBATCH --partition=" + slurm_->partition() + "\n"), std::string::npos);
   EXPECT_NE(script.find("#SBATCH --time=5\n"), std::string::npos);
-  EXPECT_NE(slurp(cluster + "/slurm/submit-1/task-0.out").find("4/4 finished, 0 failed"),
+  EXPECT_NE(file_text(cluster + "/slurm/submit-1/task-0.out").find("4/4 finished, 0 failed"),
             std::string::npos);
-  EXPECT_NE(slurp(cluster + "/slurm/submit-1/task-1.out").find("2/2 finished, 0 failed"),
+  EXPECT_NE(file_text(cluster + "/slurm/submit-1/task-1.out").find("2/2 finished, 0 failed"),
             std::string::npos);
   std::ifstream meta_file(cluster + "/results.json");
   const Json meta = Json::parse(meta_file);
@@ -84,7 +72,7 @@ TEST_F(SlurmSweep, AJobArrayGivesTheResultsOfTheSameSweepRunLocally) {
 }
 
 TEST_F(SlurmSweep, ADetachedSweepIsGatheredByCollectWithItsFailingPoint) {
-  const auto spec = write_sweep("detach.json", R"({"scenario": "default",
+  const auto spec = write_temp_file("detach.json", R"({"scenario": "default",
     "params": {"sim.time_limit": [0, "10us", "1s"]}})");
   const std::string out = temp_path("detach_out");
   auto r = hybridsim("sweep " + spec + " --backend slurm --detach --out " + out);
@@ -94,20 +82,20 @@ TEST_F(SlurmSweep, ADetachedSweepIsGatheredByCollectWithItsFailingPoint) {
   r = hybridsim("collect " + out + " --poll 0.2");
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("2 passed, 1 failed"), std::string::npos) << r.output;
-  const std::string csv = slurp(out + "/results.csv");
+  const std::string csv = file_text(out + "/results.csv");
   EXPECT_NE(csv.find("\n1,1,10us,failed,,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("sim.time_limit"), std::string::npos) << csv;
 
   // Resubmitting runs only the failed point, in a new job array of one task.
   r = hybridsim("sweep " + spec + " --backend slurm --poll 0.2 --out " + out);
   EXPECT_EQ(r.code, 1) << r.output;
-  EXPECT_NE(slurp(out + "/slurm/submit-2/job.sh").find("--array=0-0\n"), std::string::npos);
+  EXPECT_NE(file_text(out + "/slurm/submit-2/job.sh").find("--array=0-0\n"), std::string::npos);
   EXPECT_NE(r.output.find("3/3 done, 1 failed, 0 running, 2 already in results"), std::string::npos)
       << r.output;
 }
 
 TEST_F(SlurmSweep, SbatchRefusalsAreReportedWithSlurmsMessage) {
-  const auto spec = write_sweep("refused.json", kSweep);
+  const auto spec = write_temp_file("refused.json", kSweep);
   auto r = hybridsim("sweep " + spec + " --backend slurm --partition nosuchpartition --out " +
                      temp_path("refused_out"));
   EXPECT_EQ(r.code, 3) << r.output;
@@ -122,7 +110,7 @@ TEST_F(SlurmSweep, PointsOfAJobThatEndsWithoutThemAreRecordedAsLostAndRunAgain) 
     return std::system((cmd + " > /dev/null 2>&1").c_str());
   };
   ASSERT_EQ(admin("scontrol update PartitionName=" + slurm_->partition() + " State=DOWN"), 0);
-  const auto spec = write_sweep("lost.json", kSweep);
+  const auto spec = write_temp_file("lost.json", kSweep);
   const std::string out = temp_path("lost_out");
   auto r = hybridsim("sweep " + spec + " --backend slurm --chunk 3 --detach --out " + out);
   ASSERT_EQ(r.code, 0) << r.output;
@@ -132,7 +120,7 @@ TEST_F(SlurmSweep, PointsOfAJobThatEndsWithoutThemAreRecordedAsLostAndRunAgain) 
   r = hybridsim("collect " + out + " --poll 0.2");
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("0 passed, 6 failed"), std::string::npos) << r.output;
-  const std::string csv = slurp(out + "/results.csv");
+  const std::string csv = file_text(out + "/results.csv");
   EXPECT_NE(csv.find(",lost,"), std::string::npos) << csv;
   EXPECT_NE(
       csv.find("Slurm array task 1 of job " + current["job_id"].get<std::string>() +

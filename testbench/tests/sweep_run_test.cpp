@@ -17,28 +17,17 @@
 #include "testbench/sweep/sweep_output.h"
 
 namespace fs = std::filesystem;
+using hs::testing::file_text;
 using hs::testing::hybridsim;
 using hs::testing::temp_path;
+using hs::testing::write_temp_file;
 using Json = nlohmann::json;
 
 namespace {
 
-std::string write_sweep(const std::string& name, const std::string& text) {
-  const std::string path = temp_path(name);
-  std::ofstream(path) << text;
-  return path;
-}
-
 Json read_json(const std::string& path) {
   std::ifstream in(path);
   return Json::parse(in);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Four PCIe points (2 lanes x 2 payloads); the default scenario takes ~20 ms a point.
@@ -50,7 +39,7 @@ const char* kPcieSweep = R"({"scenario": "default",
 }  // namespace
 
 TEST(SweepRun, TheCsvHasOneRowPerPointWithTheStatsOfItsReport) {
-  const auto spec = write_sweep("pcie.json", kPcieSweep);
+  const auto spec = write_temp_file("pcie.json", kPcieSweep);
   const std::string out = temp_path("pcie_out");
   auto r = hybridsim("sweep " + spec + " --jobs 2 --quiet --out " + out);
   ASSERT_EQ(r.code, 0) << r.output;
@@ -83,7 +72,7 @@ TEST(SweepRun, TheCsvHasOneRowPerPointWithTheStatsOfItsReport) {
 }
 
 TEST(SweepRun, TheMetadataNamesTheBuildTheInputsAndTheWallTimeOfEveryPoint) {
-  const auto spec = write_sweep("meta.json", R"({"scenario": "default",
+  const auto spec = write_temp_file("meta.json", R"({"scenario": "default",
     "params": {"node0.pcie0.lanes": [8]}, "fixed": {"workload.spes": 4}, "seeds": [5, 9]})");
   const std::string out = temp_path("meta_out");
   ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
@@ -110,7 +99,7 @@ TEST(SweepRun, TheMetadataNamesTheBuildTheInputsAndTheWallTimeOfEveryPoint) {
 
 TEST(SweepRun, AFailingPointIsRecordedWithItsErrorAndTheOthersFinish) {
   // The second point cannot finish its firmware in 10 us of simulated time.
-  const auto spec = write_sweep("fail.json", R"({"scenario": "default",
+  const auto spec = write_temp_file("fail.json", R"({"scenario": "default",
     "params": {"sim.time_limit": [0, "10us", 0.0]}})");
   const std::string out = temp_path("fail_out");
   auto r = hybridsim("sweep " + spec + " --jobs 2 --out " + out);
@@ -132,9 +121,9 @@ TEST(SweepRun, AFailingPointIsRecordedWithItsErrorAndTheOthersFinish) {
 
 TEST(SweepRun, RerunningSkipsPointsAlreadyInTheResultsAndRunsOnlyNewOnes) {
   const std::string out = temp_path("resume_out");
-  auto spec = write_sweep("resume.json", kPcieSweep);
+  auto spec = write_temp_file("resume.json", kPcieSweep);
   ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
-  const std::string first_csv = slurp(out + "/results.csv");
+  const std::string first_csv = file_text(out + "/results.csv");
   // Mark every point's log so a rerun that ran a point would be visible.
   std::vector<std::string> logs;
   for (const auto& e : fs::directory_iterator(out + "/points")) {
@@ -148,8 +137,8 @@ TEST(SweepRun, RerunningSkipsPointsAlreadyInTheResultsAndRunsOnlyNewOnes) {
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("4/4 done, 0 failed, 0 running, 4 already in results"), std::string::npos)
       << r.output;
-  for (const auto& l : logs) EXPECT_NE(slurp(l).find("untouched"), std::string::npos) << l;
-  EXPECT_EQ(slurp(out + "/results.csv"), first_csv);
+  for (const auto& l : logs) EXPECT_NE(file_text(l).find("untouched"), std::string::npos) << l;
+  EXPECT_EQ(file_text(out + "/results.csv"), first_csv);
   EXPECT_EQ(r.output.find("warning"), std::string::npos) << r.output;
 
   // Results another build produced are reused, with a warning naming that build.
@@ -169,7 +158,7 @@ TEST(SweepRun, RerunningSkipsPointsAlreadyInTheResultsAndRunsOnlyNewOnes) {
   // A point whose record is gone (an interrupted run) runs again; so do new values.
   const Json meta = read_json(out + "/results.json");
   fs::remove(out + "/points/" + meta["points"][3]["key"].get<std::string>() + ".json");
-  spec = write_sweep("resume.json", R"({"scenario": "default",
+  spec = write_temp_file("resume.json", R"({"scenario": "default",
     "params": {"node0.pcie0.lanes": [4, 8, 16], "node0.pcie0.max_payload": [128, 256]},
     "stats": ["simulated_time_ns", "node0.pcie0.down:payload_efficiency",
               "results:accelerators/0/verified"]})");
@@ -204,7 +193,7 @@ TEST(SweepRun, EditingTheScenarioRerunsItsPointsButReformattingItDoesNot) {
   const std::string out = dir + "/out";
   const std::string cmd = "sweep " + dir + "/sweep.json --out " + out;
   ASSERT_EQ(hybridsim(cmd + " --quiet").code, 0);
-  const std::string first = slurp(out + "/results.csv");
+  const std::string first = file_text(out + "/results.csv");
 
   write_scenario("64KiB", "     ");  // layout only: the same scenario
   auto r = hybridsim(cmd);
@@ -228,7 +217,7 @@ TEST(SweepRun, EditingTheScenarioRerunsItsPointsButReformattingItDoesNot) {
 TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
   const std::string out = temp_path("bad_out");
   auto expect_bad = [&](const std::string& text, const std::string& args, const std::string& why) {
-    const auto spec = write_sweep("bad.json", text);
+    const auto spec = write_temp_file("bad.json", text);
     fs::remove_all(out);
     auto r = hybridsim("sweep " + spec + " --quiet --out " + out + " " + args);
     EXPECT_EQ(r.code, 2) << r.output;
@@ -265,21 +254,21 @@ TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
 }
 
 TEST(SweepRun, CollectRewritesTheResultsOfALocalSweep) {
-  const auto spec = write_sweep("collect.json", kPcieSweep);
+  const auto spec = write_temp_file("collect.json", kPcieSweep);
   const std::string out = temp_path("collect_out");
   ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
-  const std::string csv = slurp(out + "/results.csv");
+  const std::string csv = file_text(out + "/results.csv");
   fs::remove(out + "/results.csv");
   auto r = hybridsim("collect " + out);
   EXPECT_EQ(r.code, 0) << r.output;
-  EXPECT_EQ(slurp(out + "/results.csv"), csv);
+  EXPECT_EQ(file_text(out + "/results.csv"), csv);
   r = hybridsim("collect " + temp_path("no_such_sweep"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("no sweep here"), std::string::npos) << r.output;
 }
 
 TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
-  const auto spec = write_sweep("plot.json", R"({"scenario": "default",
+  const auto spec = write_temp_file("plot.json", R"({"scenario": "default",
     "params": {"node0.pcie0.lanes": [4, 8], "node0.pcie0.max_payload": [128, 256, 512]},
     "repeats": 2, "stats": ["node0.pcie0.down:payload_efficiency", "simulated_time_ns"]})");
   const std::string out = temp_path("plot_out");
@@ -291,7 +280,7 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
       out + "/simulated_time_ns_vs_node0_pcie0_max_payload_by_node0_pcie0_lanes.svg";
   ASSERT_TRUE(fs::exists(svg)) << r.output;
   EXPECT_GT(fs::file_size(svg), 1000u);
-  const std::string text = slurp(svg);
+  const std::string text = file_text(svg);
   EXPECT_NE(text.find("<svg"), std::string::npos);
   // One line per group, labelled with its value under the grouping parameter's name.
   EXPECT_NE(text.find("<title>4</title>"), std::string::npos);
@@ -299,7 +288,7 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
   EXPECT_EQ(text.find("<title>16</title>"), std::string::npos);
   EXPECT_NE(text.find("<text>node0.pcie0.lanes</text>"), std::string::npos) << text;
   // The gnuplot script is kept, with the data: repeats averaged, with min-max bars.
-  const std::string gp = slurp(fs::path(svg).replace_extension(".gp").string());
+  const std::string gp = file_text(fs::path(svg).replace_extension(".gp").string());
   EXPECT_NE(gp.find("yerrorlines"), std::string::npos);
   EXPECT_NE(gp.find("set logscale x 2"), std::string::npos);
   // Log-x ticks are the powers of two the data spans, with binary prefixes.
@@ -319,13 +308,13 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
   f.read(magic, 4);
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
   EXPECT_GT(fs::file_size(png), 1000u);
-  const std::string png_gp = slurp(fs::path(png).replace_extension(".gp").string());
+  const std::string png_gp = file_text(fs::path(png).replace_extension(".gp").string());
   EXPECT_NE(png_gp.find("set xlabel 'max payload (bytes)'"), std::string::npos) << png_gp;
   EXPECT_NE(png_gp.find("set ylabel 'payload efficiency'"), std::string::npos) << png_gp;
 }
 
 TEST(SweepRun, PlotRequestsNamingWhatIsNotInTheResultsAreBadInput) {
-  const auto spec = write_sweep("plotbad.json", R"({"scenario": "default",
+  const auto spec = write_temp_file("plotbad.json", R"({"scenario": "default",
     "params": {"node0.pcie0.lanes": [4, 8]}, "stats": ["simulated_time_ns", "results:accelerators/0/verified"]})");
   const std::string out = temp_path("plotbad_out");
   ASSERT_EQ(hybridsim("sweep " + spec + " --quiet --out " + out).code, 0);
@@ -368,7 +357,7 @@ TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
 
 TEST(SweepRun, AnInterruptedSweepKeepsWhatFinishedAndTheRerunDoesTheRest) {
   // Points of about a second each, one at a time: Ctrl-C arrives while the sweep is midway.
-  const auto spec = write_sweep("interrupt.json", R"({"scenario": "torus_traffic",
+  const auto spec = write_temp_file("interrupt.json", R"({"scenario": "torus_traffic",
     "fixed": {"workload.duration": 150000},
     "params": {"workload.load": [0.1, 0.2, 0.3, 0.4]}})");
   const std::string out = temp_path("interrupt_out"), log = temp_path("interrupt.log");
@@ -384,13 +373,13 @@ TEST(SweepRun, AnInterruptedSweepKeepsWhatFinishedAndTheRerunDoesTheRest) {
     return n;
   };
   for (int i = 0; i < 600 && records() == 0; ++i) usleep(50'000);
-  ASSERT_GE(records(), 1u) << slurp(log);
+  ASSERT_GE(records(), 1u) << file_text(log);
   kill(pid, SIGINT);
   int status = 0;
   waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status)) << slurp(log);
-  EXPECT_EQ(WEXITSTATUS(status), 130) << slurp(log);
-  const std::string text = slurp(log);
+  ASSERT_TRUE(WIFEXITED(status)) << file_text(log);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << file_text(log);
+  const std::string text = file_text(log);
   EXPECT_NE(text.find("interrupted; rerun the same command to run the rest"), std::string::npos)
       << text;
   const size_t finished = records();
