@@ -22,13 +22,19 @@ struct Pending {
   std::string other_revision;    // one such build
 };
 
+// "1 seed", "2 seeds".
+std::string count_of(size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 Pending pending_points(const std::vector<SweepPoint>& all, const PointStore& store) {
   Pending p;
+  const std::string this_build = git_revision();
   for (const auto& point : all) {
     const auto r = store.read(point.key);
     if (!r || !r->passed()) {
       p.todo.push_back(point);
-    } else if (r->git_revision != git_revision()) {
+    } else if (r->git_revision != this_build) {
       ++p.other_build;
       p.other_revision = r->git_revision;
     }
@@ -39,14 +45,12 @@ Pending pending_points(const std::vector<SweepPoint>& all, const PointStore& sto
 // Reused results stand for the model that produced them: say when that is not this build.
 void warn_other_build(const Pending& p, const std::string& dir) {
   if (p.other_build == 0) return;
-  const std::string which = p.other_build == 1
-                                ? std::string("1 point in the results was")
-                                : fmt::format("{} points in the results were", p.other_build);
   std::fprintf(stderr,
-               "sweep: warning: %s run by hybridsim %s, not this build (%s); remove %s to run "
-               "them again\n",
-               which.c_str(), p.other_revision.c_str(), git_revision().c_str(),
-               (fs::path(dir) / "points").c_str());
+               "sweep: warning: %s in the results %s run by hybridsim %s, not this build (%s); "
+               "remove %s to run them again\n",
+               count_of(p.other_build, "point", "points").c_str(),
+               p.other_build == 1 ? "was" : "were", p.other_revision.c_str(),
+               git_revision().c_str(), (fs::path(dir) / "points").c_str());
 }
 
 }  // namespace
@@ -87,15 +91,12 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
       done = all.size() - p.todo.size();
       warn_other_build(p, opts.out_dir);
     }
-    const auto count = [](size_t n, const char* one, const char* many) {
-      return fmt::format("{} {}", n, n == 1 ? one : many);
-    };
     std::printf(
         "%s: %s (%s, %s), every value accepted by scenario %s; %zu already in %s, %zu to "
         "run\n",
-        spec.path.c_str(), count(all.size(), "point", "points").c_str(),
-        count(spec.axes.size(), "axis", "axes").c_str(),
-        count(spec.seeds.size(), "seed", "seeds").c_str(), spec.scenario.c_str(), done,
+        spec.path.c_str(), count_of(all.size(), "point", "points").c_str(),
+        count_of(spec.axes.size(), "axis", "axes").c_str(),
+        count_of(spec.seeds.size(), "seed", "seeds").c_str(), spec.scenario.c_str(), done,
         opts.out_dir.c_str(), all.size() - done);
     return 0;
   }
