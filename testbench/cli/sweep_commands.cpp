@@ -17,6 +17,7 @@ struct SweepCommands::State {
   std::string sweep_file;
   sweep::SweepOptions opts;
   CLI::Option* jobs_option = nullptr;
+  size_t sample_points = 0;
   std::string tasks_file;
   size_t task_index = 0;
   std::string collect_dir;
@@ -52,6 +53,11 @@ SweepCommands::SweepCommands(CLI::App& app) : s_(std::make_unique<State>()) {
                     "slurm: submit and return; `hybridsim collect DIR` gathers the results");
   s.sweep->add_option("--poll", s.opts.poll_seconds, "slurm: seconds between queue checks")
       ->check(CLI::Range(0.05, 600.0));
+  s.sweep
+      ->add_option("--sample", s.sample_points,
+                   "sampled sweeps: draw this many points instead of the file's count (the "
+                   "first N points of the file's draw)")
+      ->check(CLI::Range(size_t{1}, size_t{1'000'000}));
   s.sweep->add_flag("--dry-run", s.opts.dry_run,
                     "check the sweep against the model and count its points; run nothing");
   s.sweep->add_flag("--quiet", s.opts.quiet, "no progress output");
@@ -107,7 +113,15 @@ std::optional<int> SweepCommands::dispatch(const std::string& self) {
       s.opts.jobs = 1;
     }
     if (!s.opts.time_limit.empty()) sweep::check_slurm_time(s.opts.time_limit);
-    const auto spec = sweep::load_checked_sweep(s.sweep_file);
+    auto spec = sweep::load_checked_sweep(s.sweep_file);
+    if (s.sample_points) {
+      if (!spec.sampled()) {
+        throw InputError(s.sweep_file +
+                         ": --sample applies only to a sampled sweep (one with "
+                         "a \"sample\" field)");
+      }
+      spec.sample_points = s.sample_points;
+    }
     return sweep::run_sweep(spec, s.opts);
   }
   if (*s.task) return sweep::run_slurm_task(s.tasks_file, s.task_index, self);

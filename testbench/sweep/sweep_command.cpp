@@ -96,8 +96,9 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opts) {
         "run\n",
         spec.path.c_str(), count_of(all.size(), "point", "points").c_str(),
         count_of(spec.axes.size(), "axis", "axes").c_str(),
-        count_of(spec.seeds.size(), "seed", "seeds").c_str(), spec.scenario.c_str(), done,
-        opts.out_dir.c_str(), all.size() - done);
+        spec.sampled() ? "drawn at random, a seed each"
+                       : count_of(spec.seeds.size(), "seed", "seeds").c_str(),
+        spec.scenario.c_str(), done, opts.out_dir.c_str(), all.size() - done);
     return 0;
   }
   save_sweep(spec, opts.out_dir);

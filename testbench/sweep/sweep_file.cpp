@@ -28,14 +28,54 @@ std::string fnv1a_hex(const std::string& text) {
   return fmt::format("{:016x}", h);
 }
 
-const std::set<std::string> kFields = {"scenario", "fixed",   "params", "zip",
-                                       "seeds",    "repeats", "seed",   "stats"};
+const std::set<std::string> kFields = {"scenario", "fixed", "params", "zip",   "seeds",
+                                       "repeats",  "seed",  "stats",  "sample"};
+
+// SplitMix64: a well-mixed 64-bit value from a counter, so point i's draw needs no state
+// from points before it.
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
 
 uint64_t seed_value(const Json& v, const std::string& where) {
   if (!v.is_number_unsigned()) {
     throw InputError(fmt::format("{} must be a non-negative integer, got {}", where, v.dump()));
   }
   return v.get<uint64_t>();
+}
+
+// "sample": {"points": N, "draw": D}: N points drawn at random (1 to a million).
+void read_sample(const Json& j, const std::string& file, SweepSpec& s, InputProblems& problems) {
+  if (!j.contains("sample")) return;
+  const Json& sample = j["sample"];
+  const std::string where = file + ": 'sample'";
+  if (!sample.is_object() || !sample.contains("points")) {
+    problems.add(where + " must be {\"points\": N} with an optional \"draw\" seed");
+    return;
+  }
+  for (const auto& [k, _] : sample.items()) {
+    if (k != "points" && k != "draw") {
+      problems.add(fmt::format("{}: unknown field '{}' (fields: points, draw)", where, k));
+    }
+  }
+  problems.attempt([&] {
+    const uint64_t n = seed_value(sample["points"], where + ".points");
+    if (n == 0 || n > 1'000'000) {
+      throw InputError(fmt::format("{}.points must be 1 to 1000000, got {}", where, n));
+    }
+    s.sample_points = n;
+  });
+  problems.attempt([&] {
+    if (sample.contains("draw")) s.sample_draw = seed_value(sample["draw"], where + ".draw");
+  });
+  if (j.contains("repeats") || j.contains("seeds")) {
+    problems.add(file +
+                 ": a sampled sweep gives each point its own seed ('seed' + index); "
+                 "'repeats' and 'seeds' do not apply");
+  }
 }
 
 std::vector<uint64_t> read_seeds(const Json& j, const std::string& file, InputProblems& problems) {
@@ -190,6 +230,7 @@ std::vector<std::string> SweepSpec::swept_names() const {
 }
 
 size_t SweepSpec::point_count() const {
+  if (sampled()) return sample_points;
   size_t n = seeds.size();
   for (const auto& a : axes) n *= a.size();
   return n;
@@ -202,9 +243,14 @@ Json SweepSpec::to_json() const {
     for (const auto& v : a.values) values_json.push_back(v);
     axes_json.push_back({{"names", names_json}, {"values", values_json}});
   }
-  return {{"file", path},   {"scenario", scenario}, {"scenario_digest", scenario_digest},
-          {"fixed", fixed}, {"axes", axes_json},    {"seeds", seeds},
-          {"stats", stats}};
+  return {{"file", path},
+          {"scenario", scenario},
+          {"scenario_digest", scenario_digest},
+          {"fixed", fixed},
+          {"axes", axes_json},
+          {"seeds", seeds},
+          {"stats", stats},
+          {"sample", {{"points", sample_points}, {"draw", sample_draw}}}};
 }
 
 SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
@@ -224,6 +270,9 @@ SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
     }
     s.seeds = j.at("seeds").get<std::vector<uint64_t>>();
     s.stats = j.at("stats").get<std::vector<std::string>>();
+    s.sample_points = j.at("sample").at("points").get<size_t>();
+    s.sample_draw = j.at("sample").at("draw").get<uint64_t>();
+    if (s.sampled() && s.seeds.size() != 1) throw std::out_of_range("seeds");
     return s;
   } catch (const Json::exception& e) {
     throw InputError(fmt::format("{}: not a frozen sweep ({})", where, e.what()));
@@ -263,7 +312,7 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
     if (!kFields.count(k)) {
       problems.add(fmt::format(
           "{}: unknown sweep field '{}' (fields: scenario, fixed, params, zip, seeds, repeats, "
-          "seed, stats)",
+          "seed, stats, sample)",
           path, k));
     }
   }
@@ -300,7 +349,16 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
   for (const auto& n : param_order) {
     if (s.fixed.contains(n)) problems.add(fmt::format("{}: '{}' is both fixed and swept", path, n));
   }
-  s.seeds = read_seeds(j, path, problems);
+  read_sample(j, path, s, problems);
+  if (s.sampled()) {
+    uint64_t first = 1;
+    problems.attempt([&] {
+      if (j.contains("seed")) first = seed_value(j["seed"], path + ": 'seed'");
+    });
+    s.seeds = {first};
+  } else {
+    s.seeds = read_seeds(j, path, problems);
+  }
   s.stats = read_stats(j, path, problems);
   if (s.point_count() > 1'000'000) {
     problems.add(
@@ -350,7 +408,29 @@ std::string scenario_digest(const std::string& scenario_path) {
   return fnv1a_hex(j.is_discarded() ? text : j.dump());
 }
 
+namespace {
+
+std::vector<SweepPoint> draw_points(const SweepSpec& spec) {
+  std::vector<SweepPoint> points(spec.sample_points);
+  for (size_t i = 0; i < points.size(); ++i) {
+    SweepPoint& p = points[i];
+    p.index = i;
+    p.seed = spec.seeds.front() + i;
+    uint64_t state = splitmix64(spec.sample_draw) ^ (i * 0xd1b54a32d192ed03ull);
+    for (const auto& axis : spec.axes) {
+      state = splitmix64(state);
+      const size_t k = static_cast<size_t>(state % axis.size());
+      for (const auto& list : axis.values) p.values.push_back(list[k]);
+    }
+    p.key = point_key(spec, p);
+  }
+  return points;
+}
+
+}  // namespace
+
 std::vector<SweepPoint> expand(const SweepSpec& spec) {
+  if (spec.sampled()) return draw_points(spec);
   std::vector<SweepPoint> points;
   points.reserve(spec.point_count());
   std::vector<size_t> idx(spec.axes.size(), 0);

@@ -17,6 +17,15 @@
 //
 // Axes are crossed, the first in the file varying slowest; names listed together in "zip"
 // form one axis whose lists must have equal length. Value lists and ranges: value_range.h.
+//
+// A sampled sweep (a soak) draws its points at random instead of crossing the axes:
+//
+//     "sample": {"points": 1000, "draw": 1},  "seed": 1
+//
+// Point i takes, on every axis (a zipped axis as one), a value drawn uniformly from that
+// axis's values, and runs with seed `seed` + i, so every point has its own seed. The draw is
+// a pure function of ("draw", i): the first n points of a sample are the same whatever
+// "points" says, and a rerun resumes. "repeats" and "seeds" do not apply.
 // A stat is a top-level report field, "GROUP:STAT" for a component statistic, or
 // "results:PATH" (slash-separated) inside the workload's results.
 #pragma once
@@ -43,8 +52,12 @@ struct SweepSpec {
   std::string scenario_digest;
   nlohmann::json fixed = nlohmann::json::object();
   std::vector<SweepAxis> axes;
-  std::vector<uint64_t> seeds{1};
+  std::vector<uint64_t> seeds{1};  // sampled: one entry, the first point's seed
   std::vector<std::string> stats{"simulated_time_ns"};
+  // Sampled sweeps: the number of points drawn (0: axes crossed) and the draw's seed.
+  size_t sample_points = 0;
+  uint64_t sample_draw = 1;
+  bool sampled() const { return sample_points > 0; }
 
   // Swept parameter names, axis by axis (a zipped axis contributes all its names).
   std::vector<std::string> swept_names() const;
@@ -75,7 +88,8 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems);
 // The same, throwing one InputError that lists every problem.
 SweepSpec load_sweep(const std::string& path);
 
-// Every point in order: axes crossed (first slowest), each combination once per seed.
+// Every point in order: axes crossed (first slowest), each combination once per seed; or,
+// for a sampled sweep, its points drawn at random.
 std::vector<SweepPoint> expand(const SweepSpec& spec);
 
 // A stable 16-hex-digit hash of the scenario (name and contents), every parameter value and
