@@ -54,10 +54,20 @@ void Core::end_of_elaboration() {
 
 void Core::run() {
   set_state(State::Compute);
+  // No exception may leave the firmware's thread: unwinding across a coroutine stack is
+  // what the kernel (and AddressSanitizer) handle worst. A firmware error fails the run
+  // like any checker, naming the core; the kernel's own unwinding passes through.
   try {
     firmware_(*this);
   } catch (const Abort&) {
     // fail() has recorded why.
+  } catch (const sc_core::sc_unwind_exception&) {
+    throw;
+  } catch (const std::exception& e) {
+    CheckRegistry::instance().fail(name(), fmt::format("firmware threw: {}", e.what()));
+  } catch (...) {
+    CheckRegistry::instance().fail(name(),
+                                   "firmware threw an exception that is not a std::exception");
   }
   while (!phases_.empty()) phase_end();
   set_state(State::Done);

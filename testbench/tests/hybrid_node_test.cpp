@@ -195,3 +195,16 @@ TEST(HybridNode, PeerToPeerAcrossTheRootComplexIsRejected) {
   sc_core::sc_start();
   EXPECT_FALSE(CheckRegistry::instance().ok());
 }
+
+TEST(HybridNode, FirmwareThatThrowsFailsTheRunNamingItsCore) {
+  auto node = make_hybrid_node();
+  node->host->core_list[1]->set_firmware([&](fw::Hal& hal) {
+    hal.compute(100);
+    throw std::runtime_error("descriptor table corrupt");
+  });
+  // The error is recorded as a violation, not thrown through the kernel into sc_start.
+  EXPECT_NO_THROW(sc_core::sc_start());
+  ASSERT_FALSE(CheckRegistry::instance().ok());
+  EXPECT_EQ(first_violation(), "node0.host.core1: firmware threw: descriptor table corrupt");
+  EXPECT_TRUE(node->host->core_list[1]->finished());
+}
