@@ -150,11 +150,30 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
   SC_THREAD(injection_engine);
 }
 
+// The invariant each error code breaks, as reports name it.
+const char* TorusDma::check_name(Error code) {
+  switch (code) {
+    case kBadDescriptor:
+      return "torus DMA: injection descriptors are well formed";
+    case kBusError:
+      return "torus DMA: node memory accesses succeed";
+    case kBoundsError:
+      return "torus DMA: direct puts stay within their reception counter's window";
+    case kUnderflow:
+      return "torus DMA: counters never underflow";
+    case kBadFifo:
+      return "torus DMA: FIFO numbers and FIFO registers are valid";
+    case kNoError:
+      break;
+  }
+  return "torus DMA: no error";
+}
+
 void TorusDma::fail(Error code, const std::string& why) {
   error_ = code;
   ++errors_;
   raise_irq_(kErrorIrq);
-  CheckRegistry::instance().fail(name(), why);
+  CheckRegistry::instance().fail(check_name(code), name(), why);
 }
 
 uint64_t TorusDma::advance(uint64_t pos, uint64_t start, uint64_t end, uint64_t bytes) {
@@ -316,7 +335,8 @@ void TorusDma::send_packet(int f, sc_time& delay) {
     // pick_fifo() saw room and only this engine fills the queue: a model bug.
     throw std::logic_error(std::string(name()) + ": torus injection queue full after check");
   }
-  const auto r = inj_counters_->decrement(d.inj_counter, n, false, 0, 0);
+  const auto r = inj_counters_->decrement(d.inj_counter, n + fault_counter_skew_, false, 0, 0);
+  fault_counter_skew_ = 0;
   if (r.underflow) {
     fail(kUnderflow, fmt::format("node {} injection counter {} underflowed: a {} B packet from "
                                  "the descriptor at {:#x} exceeded its value",
