@@ -21,6 +21,7 @@
 #include "hw/dma_counters/verilated_counter_block.h"
 #include "hw/torus/dma/torus_dma_interface.h"
 #include "hw/torus/network/torus_network.h"
+#include "tlm/check/checker.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
@@ -179,6 +180,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   TimedQueue<Packet*> completions_;
   uint32_t error_ = kNoError;
   uint32_t fault_counter_skew_ = 0;
+  Check* checks_[kBadFifo + 1] = {};  // the named check of each error code
   Totals totals_;
   std::vector<std::function<void(const InjectionEvent&)>> injection_observers_;
   std::vector<std::function<void(const RemoteGetEvent&)>> remote_get_observers_;
