@@ -119,7 +119,8 @@ void Mfc::enqueue(uint32_t opcode) {
   const std::string why = validate(opcode);
   if (!why.empty()) {
     error_ = 1;
-    CheckRegistry::instance().fail(name(), "rejected DMA command: " + why);
+    CheckRegistry::instance().fail("MFC: DMA commands are valid", name(),
+                                   "rejected DMA command: " + why);
     return;
   }
   const sc_time now = hs::now();
@@ -148,11 +149,12 @@ void Mfc::move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command c
   if (!gp.is_response_ok()) {
     error_ = 2;
     CheckRegistry::instance().fail(
-        name(), fmt::format("{} command (tag {}) {} {} B at {} address {:#x}: {}",
-                            c.opcode == mfc::kCmdGet ? "GET" : "PUT", c.tag,
-                            cmd == tlm::TLM_READ_COMMAND ? "reading" : "writing", len,
-                            &port == &ea_port ? "effective" : "local-store", addr,
-                            gp.get_response_string()));
+        "MFC: transfers are accepted by their target", name(),
+        fmt::format("{} command (tag {}) {} {} B at {} address {:#x}: {}",
+                    c.opcode == mfc::kCmdGet ? "GET" : "PUT", c.tag,
+                    cmd == tlm::TLM_READ_COMMAND ? "reading" : "writing", len,
+                    &port == &ea_port ? "effective" : "local-store", addr,
+                    gp.get_response_string()));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 // sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
 #include <sysc/kernel/sc_dynamic_processes.h>
+#include <unordered_map>
 
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
@@ -185,7 +186,18 @@ void Core::phase_end() {
 }
 
 void Core::fail(const std::string& message) {
-  CheckRegistry::instance().fail(name(), message);
+  CheckRegistry::instance().fail("firmware: assertions hold", name(), message);
+  throw Abort{};
+}
+
+void Core::check(bool ok, const char* check, const std::string& message) {
+  // Names are string literals: one registry look-up per name and process.
+  static std::unordered_map<const char*, Check*> known;
+  Check*& c = known[check];
+  if (!c) c = &CheckRegistry::instance().check(check);
+  ++c->evaluations;
+  if (ok) return;
+  CheckRegistry::instance().fail(*c, name(), message);
   throw Abort{};
 }
 

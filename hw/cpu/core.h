@@ -56,6 +56,7 @@ class Core : public sc_core::sc_module, public fw::Hal {
   void phase_begin(const char* phase) override;
   void phase_end() override;
   [[noreturn]] void fail(const std::string& message) override;
+  void check(bool ok, const char* check, const std::string& message) override;
 
  private:
   struct Abort {};  // unwinds the firmware after fail()

@@ -14,18 +14,19 @@ InterruptController::InterruptController(sc_core::sc_module_name name,
       raised_(stats_.counter("interrupts_raised", "interrupts", "doorbell writes")) {
   for (size_t c = 0; c < cores.size(); ++c) {
     Core* core = cores[c];
-    regs_.define(c * kDoorbellStride, 4, fmt::format("doorbell{}", c), nullptr,
-                 [this, core](uint64_t line) {
-                   if (line >= 32) {
-                     CheckRegistry::instance().fail(
-                         this->name(), fmt::format("doorbell for {} written with line {} "
-                                                   "(lines are 0..31)",
-                                                   core->name(), line));
-                     return;
-                   }
-                   ++raised_;
-                   core->raise_irq(static_cast<unsigned>(line));
-                 });
+    regs_.define(
+        c * kDoorbellStride, 4, fmt::format("doorbell{}", c), nullptr, [this, core](uint64_t line) {
+          if (line >= 32) {
+            CheckRegistry::instance().fail("MSI: doorbells name an interrupt line 0..31",
+                                           this->name(),
+                                           fmt::format("doorbell for {} written with line {} "
+                                                       "(lines are 0..31)",
+                                                       core->name(), line));
+            return;
+          }
+          ++raised_;
+          core->raise_irq(static_cast<unsigned>(line));
+        });
   }
 }
 

@@ -54,7 +54,10 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
 
 void DmaEngine::reject(Error code, const std::string& why) {
   error_ = code;
-  CheckRegistry::instance().fail(name(), why);
+  const char* check = code == kQueueOverflow ? "descriptor DMA: requests fit in the queue"
+                      : code == kBusError    ? "descriptor DMA: bus accesses succeed"
+                                             : "descriptor DMA: descriptors are well formed";
+  CheckRegistry::instance().fail(check, name(), why);
 }
 
 void DmaEngine::submit(uint64_t request) {

@@ -74,10 +74,10 @@ uint64_t EthernetLink::frames(int dir) const {
 }
 
 void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& delay) {
+  HS_CHECK(gp.is_write(), "Ethernet: the fabric carries remote writes only", name(),
+           fmt::format("read of {} B at {:#x}: the Ethernet fabric carries remote writes only",
+                       gp.get_data_length(), gp.get_address()));
   if (!gp.is_write()) {
-    CheckRegistry::instance().fail(
-        name(), fmt::format("read of {} B at {:#x}: the Ethernet fabric carries remote writes only",
-                            gp.get_data_length(), gp.get_address()));
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
@@ -121,11 +121,9 @@ void EthernetLink::arrive(Direction& d, Frame& f) {
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_time delay = sc_core::SC_ZERO_TIME;
   d.out->b_transport(gp, delay);
-  if (!gp.is_response_ok()) {
-    CheckRegistry::instance().fail(
-        d.name, fmt::format("frame writing {} B at {:#x} was not accepted by the receiver ({})",
-                            f.data.size(), f.addr, gp.get_response_string()));
-  }
+  HS_CHECK(gp.is_response_ok(), "Ethernet: frames accepted by their target", d.name,
+           fmt::format("frame writing {} B at {:#x} was not accepted by the receiver ({})",
+                       f.data.size(), f.addr, gp.get_response_string()));
 }
 
 }  // namespace hs::ethernet

@@ -235,7 +235,9 @@ void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp
     tags_[from]->acquire();
     local = std::max(local, hs::now());
     d.tx.wait_for_slot(local);
-    HS_CHECK(tags_[from]->in_use() <= cfg_.tags, name(), "more reads outstanding than tags");
+    HS_CHECK(tags_[from]->in_use() <= cfg_.tags,
+             "PCIe: reads in flight within the requester's tags", name(),
+             "more reads outstanding than tags");
     ++ctx.requests_pending;
     Tlp t;
     t.kind = TlpKind::MRd;
@@ -264,14 +266,20 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
       d.out->b_transport(gp, delay);
       d.delivered_bytes += tlp.len;
       spare_buffers_.push_back(std::move(tlp.data));
-      if (!gp.is_response_ok()) {
-        // Posted: the requester never hears of it. The model reports it as a fault.
-        CheckRegistry::instance().fail(
-            d.name, fmt::format("MWr of {} B to {:#x} on the {} side was not accepted ({}): "
-                                "unsupported request",
-                                tlp.len, tlp.addr, receiver == A ? "root complex" : "endpoint",
-                                gp.get_response_string()));
-      }
+      // Posted: the requester never hears of a rejection. The model reports it as a fault;
+      // a command error at the root complex is its refusal to forward to another link.
+      const bool peer_to_peer =
+          receiver == A && gp.get_response_status() == tlm::TLM_COMMAND_ERROR_RESPONSE;
+      HS_CHECK(!peer_to_peer, "PCIe: no peer-to-peer request through the root complex", d.name,
+               fmt::format("MWr of {} B to {:#x}: unsupported request (the root complex does not "
+                           "forward peer-to-peer requests to another link)",
+                           tlp.len, tlp.addr));
+      HS_CHECK(gp.is_response_ok() || peer_to_peer, "PCIe: posted writes accepted by their target",
+               d.name,
+               fmt::format("MWr of {} B to {:#x} on the {} side was not accepted ({}): "
+                           "unsupported request",
+                           tlp.len, tlp.addr, receiver == A ? "root complex" : "endpoint",
+                           gp.get_response_string()));
       break;
     }
     case TlpKind::MRd:

@@ -61,6 +61,11 @@ class Hal {
   // Reports a firmware-detected error (bad data, API misuse) and stops this firmware; the
   // run fails with exit code 1.
   [[noreturn]] virtual void fail(const std::string& message) = 0;
+  // Evaluates a named firmware invariant (reports list it by `check`, a string literal); a
+  // failure stops this firmware as fail() does.
+  virtual void check(bool ok, const char* check, const std::string& message) {
+    if (!ok) fail(std::string(check) + ": " + message);
+  }
 };
 
 // RAII helper for a traced firmware phase.

@@ -11,8 +11,8 @@ uint64_t now_ps(Hal& hal) {
 }
 }  // namespace
 
-void check(Hal& hal, bool ok, const std::string& what) {
-  if (!ok) hal.fail("mirrored-counter invariant violated: " + what);
+void check(Hal& hal, bool ok, const char* rule, const std::string& what) {
+  hal.check(ok, rule, "mirrored-counter invariant violated: " + what);
 }
 
 RingWriter::RingWriter(Hal& hal, const RingLayout& layout, CounterMode mode)
@@ -26,8 +26,9 @@ uint64_t RingWriter::peer_read_count() {
     k = hal_.load<uint64_t>(m_.k_home + m_.reader_memory_from_writer);  // across the link
     ++remote_reads_;
   }
-  check(hal_, k >= k_seen_, fmt::format("K went backwards ({} after {})", k, k_seen_));
-  check(hal_, k <= j_, fmt::format("K = {} is ahead of J = {}", k, j_));
+  check(hal_, k >= k_seen_, kRuleKMonotonic,
+        fmt::format("K went backwards ({} after {})", k, k_seen_));
+  check(hal_, k <= j_, kRuleKBehindJ, fmt::format("K = {} is ahead of J = {}", k, j_));
   k_seen_ = k;
   return k;
 }
@@ -36,7 +37,8 @@ size_t RingWriter::flush(std::deque<Packet>& pending) {
   if (pending.empty()) return 0;
   const uint64_t k = peer_read_count();
   const uint64_t unread = j_ - k;
-  check(hal_, unread <= m_.segments, fmt::format("J - K = {} exceeds N = {}", unread, m_.segments));
+  check(hal_, unread <= m_.segments, kRuleAtMostN,
+        fmt::format("J - K = {} exceeds N = {}", unread, m_.segments));
   const uint64_t room = m_.segments - unread;
   const size_t n = static_cast<size_t>(std::min<uint64_t>(room, pending.size()));
   for (size_t i = 0; i < n; ++i) {
@@ -80,14 +82,15 @@ size_t RingReader::poll(const std::function<void(const Packet&)>& apply) {
     j = hal_.load<uint64_t>(m_.j_home + m_.writer_memory_from_reader);
     ++remote_reads_;
   }
-  check(hal_, j >= j_seen_, fmt::format("J went backwards ({} after {})", j, j_seen_));
-  check(hal_, j - k_ <= m_.segments, fmt::format("J - K = {} exceeds N", j - k_));
+  check(hal_, j >= j_seen_, kRuleJMonotonic,
+        fmt::format("J went backwards ({} after {})", j, j_seen_));
+  check(hal_, j - k_ <= m_.segments, kRuleAtMostN, fmt::format("J - K = {} exceeds N", j - k_));
   j_seen_ = j;
   size_t n = 0;
   while (k_ < j) {
     Packet p;
     hal_.load(m_.ring + ((k_ + 1) % m_.segments) * sizeof(Packet), &p, sizeof p);
-    check(hal_, p.seq == k_ + 1,
+    check(hal_, p.seq == k_ + 1, kRuleInSequence,
           fmt::format("segment {} holds packet {}, expected {} (read before its data arrived, "
                       "or overwritten unread)",
                       (k_ + 1) % m_.segments, p.seq, k_ + 1));

@@ -55,7 +55,13 @@ struct RingLayout {
 };
 
 // Protocol invariants checked as the firmware runs; a violation fails the run.
-void check(Hal& hal, bool ok, const std::string& what);
+// Reports name each rule (see the constants below).
+void check(Hal& hal, bool ok, const char* rule, const std::string& what);
+constexpr const char* kRuleKMonotonic = "SLMPM ring: the read counter K never goes backwards";
+constexpr const char* kRuleKBehindJ = "SLMPM ring: K never passes the write counter J";
+constexpr const char* kRuleJMonotonic = "SLMPM ring: J never goes backwards";
+constexpr const char* kRuleAtMostN = "SLMPM ring: at most N packets unread (J - K <= N)";
+constexpr const char* kRuleInSequence = "SLMPM ring: each segment read holds the next packet";
 
 class RingWriter {
  public:

@@ -11,6 +11,7 @@ namespace hs::checkers {
 namespace ami = fw::ami;
 
 namespace {
+using namespace ami_rules;
 double now_ns() {
   return hs::now().to_seconds() * 1e9;
 }
@@ -26,9 +27,23 @@ void AmiChecker::watch(torus::TorusMachine& m) {
   }
 }
 
-void AmiChecker::fail(const std::string& what) {
-  ++violations_;
-  CheckRegistry::instance().fail("ami", what);
+// A rule evaluated as a named check; the checker also counts its own violations.
+#define AMI_CHECK(cond, rule, message)       \
+  do {                                       \
+    const bool ami_ok_ = (cond);             \
+    if (!ami_ok_) ++violations_;             \
+    HS_CHECK(ami_ok_, rule, "ami", message); \
+  } while (0)
+
+AmiChecker::AmiChecker() {
+  namespace r = ami_rules;
+  for (const char* rule :
+       {r::kFifoBound, r::kListedOnce, r::kCalledOnceIfListed, r::kCalledAfterCounter,
+        r::kPendingCount, r::kNoEagerAfterStop, r::kEagerInOrder, r::kStopOnce, r::kStopEagerBytes,
+        r::kCtsCarriesE, r::kFinalGet, r::kPutCoversRest, r::kNoByteTwice, r::kAllBytesOnce,
+        r::kSendDoneOnce, r::kSendDoneAfterAck, r::kTempSpace}) {
+    CheckRegistry::instance().check(rule);
+  }
 }
 
 AmiMessageRecord& AmiChecker::rec(int src, int dest, uint32_t msg) {
@@ -40,33 +55,33 @@ AmiMessageRecord& AmiChecker::rec(int src, int dest, uint32_t msg) {
 }
 
 void AmiChecker::injected(int ep, uint64_t seq, int occupancy, int slots) {
-  HS_CHECK(occupancy <= slots, "ami",
-           fmt::format("endpoint {}: descriptor {} makes {} in an {}-slot injection FIFO", ep, seq,
-                       occupancy, slots));
+  AMI_CHECK(occupancy <= slots, kFifoBound,
+            fmt::format("endpoint {}: descriptor {} makes {} in an {}-slot injection FIFO", ep, seq,
+                        occupancy, slots));
 }
 
 void AmiChecker::listed(int ep, uint64_t seq) {
-  if (!eps_[ep].listed.insert(seq).second) {
-    fail(fmt::format("endpoint {}: callback of descriptor {} listed twice", ep, seq));
-  }
+  const bool first = eps_[ep].listed.insert(seq).second;
+  AMI_CHECK(first, kListedOnce,
+            fmt::format("endpoint {}: callback of descriptor {} listed twice", ep, seq));
 }
 
 void AmiChecker::called(int ep, uint64_t seq, uint64_t tc) {
   Endpoint& e = eps_[ep];
-  HS_CHECK(e.listed.erase(seq) == 1, "ami",
-           fmt::format("endpoint {}: callback of descriptor {} called but not listed (or twice)",
-                       ep, seq));
-  HS_CHECK(tc > seq, "ami",
-           fmt::format("endpoint {}: callback of descriptor {} called with the transfer counter "
-                       "at {}",
-                       ep, seq, tc));
+  AMI_CHECK(e.listed.erase(seq) == 1, kCalledOnceIfListed,
+            fmt::format("endpoint {}: callback of descriptor {} called but not listed (or twice)",
+                        ep, seq));
+  AMI_CHECK(tc > seq, kCalledAfterCounter,
+            fmt::format("endpoint {}: callback of descriptor {} called with the transfer counter "
+                        "at {}",
+                        ep, seq, tc));
 }
 
 void AmiChecker::pending(int ep, int count) {
   const Endpoint& e = eps_[ep];
-  HS_CHECK(count == static_cast<int>(e.listed.size()), "ami",
-           fmt::format("endpoint {}: pending-callback counter {} but {} listed and not called", ep,
-                       count, e.listed.size()));
+  AMI_CHECK(count == static_cast<int>(e.listed.size()), kPendingCount,
+            fmt::format("endpoint {}: pending-callback counter {} but {} listed and not called", ep,
+                        count, e.listed.size()));
 }
 
 void AmiChecker::send_posted(int ep, int dest, uint32_t msg, uint32_t size, ami::Protocol p) {
@@ -78,13 +93,13 @@ void AmiChecker::send_posted(int ep, int dest, uint32_t msg, uint32_t size, ami:
 
 void AmiChecker::eager_posted(int ep, int dest, uint32_t msg, uint32_t lo, uint32_t hi) {
   AmiMessageRecord& r = rec(ep, dest, msg);
-  HS_CHECK(r.eager_at_stop < 0, "ami",
-           fmt::format("endpoint {} posted eager bytes {}..{} of message {} after processing "
-                       "its STOP",
-                       ep, lo, hi, msg));
+  AMI_CHECK(r.eager_at_stop < 0, kNoEagerAfterStop,
+            fmt::format("endpoint {} posted eager bytes {}..{} of message {} after processing "
+                        "its STOP",
+                        ep, lo, hi, msg));
   uint32_t& end = eager_end_[{ep, dest, msg}];
-  HS_CHECK(
-      lo == end, "ami",
+  AMI_CHECK(
+      lo == end, kEagerInOrder,
       fmt::format("message {} from {}: eager bytes {}..{} do not follow {}", msg, ep, lo, hi, end));
   end = hi;
   r.eager_posted += hi - lo;
@@ -92,20 +107,20 @@ void AmiChecker::eager_posted(int ep, int dest, uint32_t msg, uint32_t lo, uint3
 
 void AmiChecker::stop_processed(int ep, int dest, uint32_t msg, uint32_t eager) {
   AmiMessageRecord& r = rec(ep, dest, msg);
-  HS_CHECK(r.eager_at_stop < 0, "ami",
-           fmt::format("endpoint {} processed the STOP of message {} twice", ep, msg));
-  HS_CHECK(eager == r.eager_posted, "ami",
-           fmt::format("message {} from {}: E = {} but {} eager bytes were posted", msg, ep, eager,
-                       r.eager_posted));
+  AMI_CHECK(r.eager_at_stop < 0, kStopOnce,
+            fmt::format("endpoint {} processed the STOP of message {} twice", ep, msg));
+  AMI_CHECK(eager == r.eager_posted, kStopEagerBytes,
+            fmt::format("message {} from {}: E = {} but {} eager bytes were posted", msg, ep, eager,
+                        r.eager_posted));
   r.eager_at_stop = eager;
   r.stop_processed_ns = now_ns();
 }
 
 void AmiChecker::put_posted(int ep, int dest, uint32_t msg, uint32_t lo, uint32_t hi) {
   AmiMessageRecord& r = rec(ep, dest, msg);
-  HS_CHECK(lo == r.eager_at_stop && hi == r.size, "ami",
-           fmt::format("message {} from {}: PUT covers {}..{}, not [E = {}, {})", msg, ep, lo, hi,
-                       r.eager_at_stop, r.size));
+  AMI_CHECK(lo == r.eager_at_stop && hi == r.size, kPutCoversRest,
+            fmt::format("message {} from {}: PUT covers {}..{}, not [E = {}, {})", msg, ep, lo, hi,
+                        r.eager_at_stop, r.size));
   r.put_lo = lo;
   r.put_hi = hi;
 }
@@ -116,9 +131,10 @@ void AmiChecker::ack_received(int ep, int dest, uint32_t msg) {
 
 void AmiChecker::send_done(int ep, int dest, uint32_t msg) {
   AmiMessageRecord& r = rec(ep, dest, msg);
-  HS_CHECK(!r.send_done, "ami", fmt::format("message {} from {}: SEND done twice", msg, ep));
-  HS_CHECK(r.acked || r.protocol == ami::Protocol::Eager, "ami",
-           fmt::format("message {} from {}: SEND done before the receiver's ACK", msg, ep));
+  AMI_CHECK(!r.send_done, kSendDoneOnce,
+            fmt::format("message {} from {}: SEND done twice", msg, ep));
+  AMI_CHECK(r.acked || r.protocol == ami::Protocol::Eager, kSendDoneAfterAck,
+            fmt::format("message {} from {}: SEND done before the receiver's ACK", msg, ep));
   r.send_done = true;
 }
 
@@ -131,9 +147,9 @@ void AmiChecker::message_arrived(int ep, int src, uint32_t msg, uint32_t size, a
 
 void AmiChecker::commit(AmiMessageRecord& r, const Key& k, uint32_t lo, uint32_t hi, bool rdma) {
   const uint64_t twice = committed_[k].add(lo, hi);
-  HS_CHECK(twice == 0, "ami",
-           fmt::format("message {} from {} to {}: {} bytes of {}..{} committed twice", r.msg, r.src,
-                       r.dest, twice, lo, hi));
+  AMI_CHECK(twice == 0, kNoByteTwice,
+            fmt::format("message {} from {} to {}: {} bytes of {}..{} committed twice", r.msg,
+                        r.src, r.dest, twice, lo, hi));
   (rdma ? r.committed_by_rdma : r.committed_by_copy) += hi - lo;
 }
 
@@ -155,9 +171,9 @@ void AmiChecker::stop_sent(int ep, int src, uint32_t msg, ami::StopCause c) {
 
 void AmiChecker::cts_received(int ep, int src, uint32_t msg, uint32_t eager) {
   AmiMessageRecord& r = rec(src, ep, msg);
-  HS_CHECK(eager == r.eager_at_stop, "ami",
-           fmt::format("message {} from {}: CTS says E = {}; the sender had posted {}", msg, src,
-                       eager, r.eager_at_stop));
+  AMI_CHECK(eager == r.eager_at_stop, kCtsCarriesE,
+            fmt::format("message {} from {}: CTS says E = {}; the sender had posted {}", msg, src,
+                        eager, r.eager_at_stop));
   r.cts = eager;
 }
 
@@ -175,9 +191,9 @@ void AmiChecker::get_posted(int ep, int src, uint32_t msg, uint32_t lo, uint32_t
     if (r.first_bottom_ns < 0) r.first_bottom_ns = now_ns();
   }
   if (k == ami::GetKind::Final) {
-    HS_CHECK(r.cts >= 0 && lo == r.cts && hi == r.bottom_lo, "ami",
-             fmt::format("message {} from {}: final GET {}..{}, not [E = {}, bottom = {})", msg,
-                         src, lo, hi, r.cts, r.bottom_lo));
+    AMI_CHECK(r.cts >= 0 && lo == r.cts && hi == r.bottom_lo, kFinalGet,
+              fmt::format("message {} from {}: final GET {}..{}, not [E = {}, bottom = {})", msg,
+                          src, lo, hi, r.cts, r.bottom_lo));
     r.final_lo = lo;
     r.final_hi = hi;
   }
@@ -199,18 +215,18 @@ void AmiChecker::rdma_landed(int ep, uint64_t addr, uint32_t bytes) {
 
 void AmiChecker::temp_usage(int ep, uint64_t used, uint64_t capacity) {
   peak_temp_ = std::max(peak_temp_, used);
-  HS_CHECK(used <= capacity, "ami",
-           fmt::format("endpoint {}: {} B of temporary space in use; {} B configured", ep, used,
-                       capacity));
+  AMI_CHECK(used <= capacity, kTempSpace,
+            fmt::format("endpoint {}: {} B of temporary space in use; {} B configured", ep, used,
+                        capacity));
 }
 
 void AmiChecker::receive_done(int ep, int src, uint32_t msg) {
   const Key k{src, ep, msg};
   AmiMessageRecord& r = rec(src, ep, msg);
   const auto& c = committed_[k];
-  HS_CHECK(c.total() == r.size && c.contains(0, r.size), "ami",
-           fmt::format("message {} from {} completed with {} of {} bytes committed", msg, src,
-                       c.total(), r.size));
+  AMI_CHECK(c.total() == r.size && c.contains(0, r.size), kAllBytesOnce,
+            fmt::format("message {} from {} completed with {} of {} bytes committed", msg, src,
+                        c.total(), r.size));
   r.receive_done = true;
   r.done_ns = now_ns();
   auto& ts = targets_[ep];

@@ -10,7 +10,8 @@
 //   [E, size) with E the sender's eager bytes at the STOP;
 // - completion: a SEND (other than the eager baseline's) completes only after its ACK;
 // - temporary space: never more in use than configured.
-// It also keeps per-message records for tests and reports.
+// Each rule is a named check (ami_rules below). It also keeps per-message records for tests
+// and reports.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -44,9 +45,37 @@ struct AmiMessageRecord {
   bool acked = false, send_done = false, receive_done = false;
 };
 
+// The rules, as reports name them.
+namespace ami_rules {
+constexpr const char* kFifoBound = "AMI callbacks: the injection FIFO never holds more than N";
+constexpr const char* kListedOnce = "AMI callbacks: each callback is listed once";
+constexpr const char* kCalledOnceIfListed =
+    "AMI callbacks: only listed callbacks are called, each once";
+constexpr const char* kCalledAfterCounter =
+    "AMI callbacks: a callback runs only after the transfer counter passed its descriptor";
+constexpr const char* kPendingCount =
+    "AMI callbacks: the pending count equals callbacks listed but not called";
+constexpr const char* kNoEagerAfterStop =
+    "AMI STOP: no eager packet is posted after the sender processed the STOP";
+constexpr const char* kEagerInOrder = "AMI STOP: eager bytes are posted in order without gaps";
+constexpr const char* kStopOnce = "AMI STOP: the sender processes each STOP once";
+constexpr const char* kStopEagerBytes = "AMI STOP: E at the STOP equals the eager bytes posted";
+constexpr const char* kCtsCarriesE = "AMI variant B: the CTS carries the sender's E";
+constexpr const char* kFinalGet = "AMI variant B: the final GET covers exactly [E, bottom)";
+constexpr const char* kPutCoversRest = "AMI variant C: the PUT covers exactly [E, size)";
+constexpr const char* kNoByteTwice = "AMI commitment: no receive-buffer byte is committed twice";
+constexpr const char* kAllBytesOnce =
+    "AMI commitment: every byte is committed when the receive completes";
+constexpr const char* kSendDoneOnce = "AMI completion: each SEND completes once";
+constexpr const char* kSendDoneAfterAck =
+    "AMI completion: a SEND (not the eager baseline's) completes only after its ACK";
+constexpr const char* kTempSpace = "AMI temporary space: never more in use than configured";
+}  // namespace ami_rules
+
 class AmiChecker : public fw::ami::AmiTrace {
  public:
-  AmiChecker() = default;
+  // Registers every rule, so a report lists them all even when a run never reaches one.
+  AmiChecker();
   // Watches the torus DMA engines' direct puts as RDMA commitments.
   void watch(torus::TorusMachine& m);
 
@@ -92,7 +121,6 @@ class AmiChecker : public fw::ami::AmiTrace {
   };
   AmiMessageRecord& rec(int src, int dest, uint32_t msg);
   void commit(AmiMessageRecord& r, const Key& k, uint32_t lo, uint32_t hi, bool rdma);
-  void fail(const std::string& what);
 
   std::map<int, Endpoint> eps_;
   std::map<Key, AmiMessageRecord> msgs_;

@@ -2,45 +2,65 @@
 
 #include <fmt/format.h>
 
-#include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
 
 namespace hs::checkers {
 
 namespace dma = torus::dma;
 
-TorusCheckers::TorusCheckers(torus::TorusMachine& m) : m_(m) {
-  const torus::TorusShape& shape = m.shape();
-  m.network->observe_hops([this, shape](const torus::Packet& p, int from, int dir) {
-    const int to = shape.neighbour(from, dir);
-    if (to < 0 || shape.hops(to, p.dest) != shape.hops(from, p.dest) - 1) {
-      fail(fmt::format("packet {} from {} to {} took link {} at {}: not a minimal hop", p.id,
-                       shape.name(p.src), shape.name(p.dest), torus::dir_name(dir),
-                       shape.name(from)));
-    }
-  });
+namespace {
+constexpr const char* kComponent = "torus checker";
+Check& named(const char* name) {
+  return CheckRegistry::instance().check(name);
+}
+}  // namespace
+
+TorusCheckers::TorusCheckers(torus::TorusMachine& m)
+    : m_(m),
+      minimal_hop_(named(kMinimalHop)),
+      delivered_(named(kDeliveredAtDestination)),
+      exact_decrement_(named(kExactDecrement)),
+      ascending_(named(kAscendingConsecutive)),
+      descending_(named(kDescendingConsecutive)),
+      no_overlap_(named(kNoOverlap)),
+      put_after_get_(named(kPutAfterRemoteGet)),
+      meet_at_zero_(named(kMeetAtZero)) {
+  m.network->observe_hops(
+      [this](const torus::Packet& p, int from, int dir) { on_hop(p, from, dir); });
   for (auto& node : m.nodes) {
     const int id = node->id();
     node->dma->observe_injection([this](const dma::InjectionEvent& e) { on_injection(e); });
-    node->dma->observe_remote_get([this](const dma::RemoteGetEvent& e) {
-      remote_gets_[{e.node, e.fifo}] = hs::now().to_seconds() * 1e9;
-    });
-    node->dma->observe_reception([this, shape](const dma::ReceptionEvent& e) {
-      if (e.packet->dest != e.node) {
-        fail(fmt::format("packet {} for {} delivered at {}", e.packet->id,
-                         shape.name(e.packet->dest), shape.name(e.node)));
-      }
-    });
-    node->dma->injection_counters().on_value_write([this, id](uint32_t c, uint32_t v) {
-      Episode& ep = episodes_[{id, c}];
-      ep = Episode{};
-      ep.start_value = ep.value = v;
-    });
+    node->dma->observe_remote_get([this](const dma::RemoteGetEvent& e) { on_remote_get(e); });
+    node->dma->observe_reception([this](const dma::ReceptionEvent& e) { on_reception(e); });
+    node->dma->injection_counters().on_value_write(
+        [this, id](uint32_t c, uint32_t v) { on_counter_write(id, c, v); });
   }
 }
 
-void TorusCheckers::fail(const std::string& what) {
-  CheckRegistry::instance().fail("torus checker", what);
+void TorusCheckers::on_hop(const torus::Packet& p, int from, int dir) {
+  const torus::TorusShape& shape = m_.shape();
+  const int to = shape.neighbour(from, dir);
+  HS_EXPECT(
+      minimal_hop_, to >= 0 && shape.hops(to, p.dest) == shape.hops(from, p.dest) - 1, kComponent,
+      fmt::format("packet {} from {} to {} took link {} at {}: not a minimal hop", p.id,
+                  shape.name(p.src), shape.name(p.dest), torus::dir_name(dir), shape.name(from)));
+}
+
+void TorusCheckers::on_remote_get(const dma::RemoteGetEvent& e) {
+  remote_gets_[{e.node, e.fifo}] = hs::now().to_seconds() * 1e9;
+}
+
+void TorusCheckers::on_reception(const dma::ReceptionEvent& e) {
+  const torus::TorusShape& shape = m_.shape();
+  HS_EXPECT(delivered_, e.packet->dest == e.node, kComponent,
+            fmt::format("packet {} for {} delivered at {}", e.packet->id,
+                        shape.name(e.packet->dest), shape.name(e.node)));
+}
+
+void TorusCheckers::on_counter_write(int node, uint32_t counter, uint32_t value) {
+  Episode& ep = episodes_[{node, counter}];
+  ep = Episode{};
+  ep.start_value = ep.value = value;
 }
 
 void TorusCheckers::on_injection(const dma::InjectionEvent& e) {
@@ -52,15 +72,17 @@ void TorusCheckers::on_injection(const dma::InjectionEvent& e) {
   Episode& ep = it->second;
   const std::string where =
       fmt::format("node {} injection counter {}", m_.shape().name(e.node), d.inj_counter);
-  if (e.counter_after + n != ep.value) {
-    fail(
-        fmt::format("{}: a {} B packet took the counter from {} to {} (must subtract exactly "
-                    "its payload)",
-                    where, n, ep.value, e.counter_after));
-  }
+  HS_EXPECT(exact_decrement_, e.counter_after + n == ep.value, kComponent,
+            fmt::format("{}: a {} B packet took the counter from {} to {} (must subtract "
+                        "exactly its payload)",
+                        where, n, ep.value, e.counter_after));
   ep.value = e.counter_after;
-  if (!(d.flags & dma::kClaimFromCounter)) return;
+  if (d.flags & dma::kClaimFromCounter) check_split(ep, e, where);
+}
 
+void TorusCheckers::check_split(Episode& ep, const dma::InjectionEvent& e,
+                                const std::string& where) {
+  const dma::Descriptor& d = *e.descriptor;
   const double now_ns = hs::now().to_seconds() * 1e9;
   if (!ep.split) {
     ep.split = true;
@@ -70,12 +92,10 @@ void TorusCheckers::on_injection(const dma::InjectionEvent& e) {
   const bool descending = d.flags & dma::kDescending;
   if (d.kind == dma::kDirectPut) {
     auto rg = remote_gets_.find({e.node, e.fifo});
-    if (rg == remote_gets_.end()) {
-      fail(
-          fmt::format("{}: direct-put packet left before any acknowledgement (remote get) "
-                      "arrived",
-                      where));
-    }
+    HS_EXPECT(put_after_get_, rg != remote_gets_.end(), kComponent,
+              fmt::format("{}: direct-put packet left before any acknowledgement (remote get) "
+                          "arrived",
+                          where));
     if (ep.first_put_ns < 0) {
       ep.first_put_ns = now_ns;
       if (rg != remote_gets_.end()) ep.remote_get_ns = rg->second;
@@ -83,37 +103,35 @@ void TorusCheckers::on_injection(const dma::InjectionEvent& e) {
   } else if (ep.first_data_ns < 0) {
     ep.first_data_ns = now_ns;
   }
-  // Streams claiming from one counter: the ascending one takes consecutive ranges up from
-  // where it started, the descending one down from where it started, and they never cross.
+  // The ascending stream takes consecutive ranges up from where it started, the descending
+  // one down from where it started, and they never cross.
   if (descending) {
     if (!ep.any_high) ep.high = ep.high_start = e.hi;
-    if (e.hi != ep.high) {
-      fail(
-          fmt::format("{}: descending packet [{:#x}, {:#x}) is not the next range down from "
-                      "{:#x}",
-                      where, e.lo, e.hi, ep.high));
-    }
+    HS_EXPECT(descending_, e.hi == ep.high, kComponent,
+              fmt::format("{}: descending packet [{:#x}, {:#x}) is not the next range down from "
+                          "{:#x}",
+                          where, e.lo, e.hi, ep.high));
     ep.high = e.lo;
     ep.any_high = true;
   } else {
     if (!ep.any_low) ep.low = ep.low_start = e.lo;
-    if (e.lo != ep.low) {
-      fail(
-          fmt::format("{}: ascending packet [{:#x}, {:#x}) is not the next range up from "
-                      "{:#x}",
-                      where, e.lo, e.hi, ep.low));
-    }
+    HS_EXPECT(ascending_, e.lo == ep.low, kComponent,
+              fmt::format("{}: ascending packet [{:#x}, {:#x}) is not the next range up from "
+                          "{:#x}",
+                          where, e.lo, e.hi, ep.low));
     ep.low = e.hi;
     ep.any_low = true;
   }
-  if (ep.any_low && ep.any_high && ep.low > ep.high) {
-    fail(fmt::format("{}: the ascending and descending streams overlap ({:#x} > {:#x})", where,
-                     ep.low, ep.high));
+  if (ep.any_low && ep.any_high) {
+    HS_EXPECT(no_overlap_, ep.low <= ep.high, kComponent,
+              fmt::format("{}: the ascending and descending streams overlap ({:#x} > {:#x})", where,
+                          ep.low, ep.high));
   }
   if (e.counter_after == 0) {
-    if (ep.any_low && ep.any_high && ep.low != ep.high) {
-      fail(fmt::format("{}: counter reached zero with [{:#x}, {:#x}) unsent", where, ep.low,
-                       ep.high));
+    if (ep.any_low && ep.any_high) {
+      HS_EXPECT(meet_at_zero_, ep.low == ep.high, kComponent,
+                fmt::format("{}: counter reached zero with [{:#x}, {:#x}) unsent", where, ep.low,
+                            ep.high));
     }
     done_.push_back(
         SplitTransferRecord{e.node, d.inj_counter, ep.src, ep.length,

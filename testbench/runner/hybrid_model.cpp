@@ -28,10 +28,12 @@ const std::map<std::string, Installer>& hybrid_workloads() {
 // SLMPM ring data or a mirrored counter copy: those are only ever written across a link.
 void arm_no_remote_reads_checker(hybrid::HybridNode& node) {
   namespace shm = fw::slmpm::shm;
+  constexpr const char* kNoRemoteRead = "SLMPM: no remote read of ring data or counter copies";
+  CheckRegistry::instance().check(kNoRemoteRead);  // listed even when nothing touches a ring
   auto watch = [](Memory& mem, uint64_t base, const std::string& where) {
     auto on_access = [where](const tlm::tlm_generic_payload& gp) {
       const bool remote_read = gp.is_read() && gp.get_extension<PcieTlpExt>();
-      HS_CHECK(!remote_read, "slmpm",
+      HS_CHECK(!remote_read, kNoRemoteRead, "slmpm",
                fmt::format("remote read of {} at {:#x} ({} B): ring data and counter copies are "
                            "only written across a link",
                            where, gp.get_address(), gp.get_data_length()));

@@ -133,17 +133,26 @@ void write_text_report(const Json& r, std::ostream& out) {
                        pct(num(g, "interrupt_wait")), num(g, "loads"), num(g, "stores"));
   });
   if (!r["results"].empty()) out << "\nWorkload results\n  " << r["results"].dump() << "\n";
-  const Json& checks = r["checks"];
+  write_checks(r["checks"], out);
+}
+
+void write_checks(const Json& checks, std::ostream& out) {
+  const Json& invariants = checks["invariants"];
   uint64_t evaluations = 0;
-  for (const auto& [_, n] : checks["evaluations"].items()) evaluations += n.get<uint64_t>();
-  if (checks["passed"].get<bool>()) {
-    out << fmt::format("\nChecks: passed ({} invariant evaluations)\n", evaluations);
-  } else {
-    out << "\nChecks: FAILED\n";
-    for (const auto& v : checks["violations"]) {
-      out << fmt::format("  at {}: {}: {}\n", human_time(v["time_ns"].get<double>()),
-                         v["component"].get<std::string>(), v["message"].get<std::string>());
-    }
+  for (const auto& c : invariants) evaluations += c["evaluations"].get<uint64_t>();
+  out << fmt::format("\nChecks: {} ({} checks, {} evaluations)\n",
+                     checks["passed"].get<bool>() ? "passed" : "FAILED", invariants.size(),
+                     evaluations);
+  for (const auto& c : invariants) {
+    const uint64_t n = c["evaluations"].get<uint64_t>();
+    const char* verdict = !c["passed"].get<bool>() ? "FAILED" : n == 0 ? "not run" : "passed";
+    out << fmt::format("  {:<8} {:>12}  {}\n", verdict, n, c["name"].get<std::string>());
+  }
+  if (!checks["violations"].empty()) out << "Violations\n";
+  for (const auto& v : checks["violations"]) {
+    out << fmt::format("  at {}: {}: {} [{}]\n", human_time(v["time_ns"].get<double>()),
+                       v["component"].get<std::string>(), v["message"].get<std::string>(),
+                       v["check"].get<std::string>());
   }
 }
 

@@ -6,5 +6,8 @@
 namespace hs::runner {
 
 void write_text_report(const nlohmann::json& report, std::ostream& out);
+// The checks section: a verdict line, every check with its verdict and evaluation count, and
+// the violations with the check each broke.
+void write_checks(const nlohmann::json& checks, std::ostream& out);
 
 }  // namespace hs::runner

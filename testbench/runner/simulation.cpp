@@ -85,7 +85,9 @@ int Simulation::run(std::ostream& out) {
   const sc_core::sc_time end = sc_core::sc_time_stamp();
 
   auto& checks = CheckRegistry::instance();
-  if (!kernel_error.empty()) checks.fail("kernel", kernel_error);
+  if (!kernel_error.empty()) {
+    checks.fail("simulation kernel: no error or exception", "kernel", kernel_error);
+  }
   Json unfinished = Json::array();
   if (checks.ok()) {
     for (const Core* c : model_->cores()) {
@@ -94,7 +96,7 @@ int Simulation::run(std::ostream& out) {
       }
     }
     if (!unfinished.empty()) {
-      checks.fail("firmware",
+      checks.fail("firmware: every core finishes its program", "firmware",
                   fmt::format("{} core(s) never finished their firmware{}: {}", unfinished.size(),
                               time_limit_ns_ > 0 ? " before sim.time_limit" : " (deadlock)",
                               unfinished.dump()));

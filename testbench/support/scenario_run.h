@@ -28,5 +28,13 @@ inline bool passed(const nlohmann::json& report) {
 inline std::string violations(const nlohmann::json& report) {
   return report.contains("checks") ? report["checks"]["violations"].dump() : report.dump();
 }
+// How often the report says the named check was evaluated (0 if it is not listed).
+inline uint64_t evaluations(const nlohmann::json& report, const std::string& check) {
+  if (!report.contains("checks")) return 0;
+  for (const auto& c : report["checks"]["invariants"]) {
+    if (c["name"] == check) return c["evaluations"].get<uint64_t>();
+  }
+  return 0;
+}
 
 }  // namespace hs::testing

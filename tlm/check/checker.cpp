@@ -1,5 +1,7 @@
 #include "tlm/check/checker.h"
 
+#include <algorithm>
+
 namespace hs {
 
 CheckRegistry& CheckRegistry::instance() {
@@ -7,19 +9,45 @@ CheckRegistry& CheckRegistry::instance() {
   return registry;
 }
 
-void CheckRegistry::fail(const std::string& component, const std::string& message) {
-  violations_.push_back({component, message, sc_core::sc_time_stamp()});
+Check& CheckRegistry::check(const std::string& name) {
+  Check& c = checks_[name];
+  c.name = name;
+  return c;
+}
+
+void CheckRegistry::fail(Check& check, const std::string& component, const std::string& message) {
+  ++check.failures;
+  // A failure found outside an evaluation (a model error path) still counts as one.
+  check.evaluations = std::max(check.evaluations, check.failures);
+  violations_.push_back({check.name, component, message, sc_core::sc_time_stamp()});
   // Pause rather than stop: the runner can then unwind the threads still suspended.
   if (sc_core::sc_is_running()) sc_core::sc_pause();
+}
+
+std::vector<std::string> CheckRegistry::failed_checks() const {
+  std::vector<std::string> names;
+  for (const auto& v : violations_) {
+    if (std::find(names.begin(), names.end(), v.check) == names.end()) names.push_back(v.check);
+  }
+  return names;
 }
 
 nlohmann::json CheckRegistry::to_json() const {
   nlohmann::json v = nlohmann::json::array();
   for (const auto& x : violations_) {
-    v.push_back(
-        {{"component", x.component}, {"message", x.message}, {"time_ns", x.at.to_seconds() * 1e9}});
+    v.push_back({{"check", x.check},
+                 {"component", x.component},
+                 {"message", x.message},
+                 {"time_ns", x.at.to_seconds() * 1e9}});
   }
-  return {{"passed", ok()}, {"violations", v}, {"evaluations", checks_}};
+  nlohmann::json invariants = nlohmann::json::array();
+  for (const auto& [name, c] : checks_) {
+    invariants.push_back({{"name", name},
+                          {"evaluations", c.evaluations},
+                          {"failures", c.failures},
+                          {"passed", c.failures == 0}});
+  }
+  return {{"passed", ok()}, {"violations", v}, {"invariants", invariants}};
 }
 
 }  // namespace hs

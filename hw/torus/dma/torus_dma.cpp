@@ -147,14 +147,37 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
   rx_txn_.ext.initiator_id = initiator_id;
   registers.register_b_transport(this, &TorusDma::b_transport);
   network.attach(node, this);
+  // Listed in reports from the start, so a clean run shows what could have failed.
+  for (Error e : {kBadDescriptor, kBusError, kBoundsError, kUnderflow, kBadFifo}) {
+    checks_[e] = &CheckRegistry::instance().check(check_name(e));
+  }
   SC_THREAD(injection_engine);
+}
+
+// The invariant each error code breaks, as reports name it.
+const char* TorusDma::check_name(Error code) {
+  switch (code) {
+    case kBadDescriptor:
+      return "torus DMA: injection descriptors are well formed";
+    case kBusError:
+      return "torus DMA: node memory accesses succeed";
+    case kBoundsError:
+      return "torus DMA: direct puts stay within their reception counter's window";
+    case kUnderflow:
+      return "torus DMA: counters never underflow";
+    case kBadFifo:
+      return "torus DMA: FIFO numbers and FIFO registers are valid";
+    case kNoError:
+      break;
+  }
+  return "torus DMA: no error";
 }
 
 void TorusDma::fail(Error code, const std::string& why) {
   error_ = code;
   ++errors_;
   raise_irq_(kErrorIrq);
-  CheckRegistry::instance().fail(name(), why);
+  CheckRegistry::instance().fail(check_name(code), name(), why);
 }
 
 uint64_t TorusDma::advance(uint64_t pos, uint64_t start, uint64_t end, uint64_t bytes) {
@@ -171,6 +194,7 @@ bool TorusDma::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32
                       sc_time& delay) {
   prepare(txn_.gp, cmd, addr, data, len);
   bus->b_transport(txn_.gp, delay);
+  ++checks_[kBusError]->evaluations;
   if (txn_.gp.is_response_ok()) return true;
   fail(kBusError, fmt::format("{} of {} B at {:#x} failed: {}",
                               cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
@@ -247,6 +271,7 @@ bool TorusDma::load_descriptor(int f, sc_time& delay) {
   ++descriptors_;
   q.loaded_from = q.head;
   std::string why;
+  ++checks_[kBadDescriptor]->evaluations;
   if (!validate(q.d, why)) {
     fail(kBadDescriptor, fmt::format("node {} injection FIFO {}: descriptor at {:#x}: {}",
                                      net_.shape().name(node_), f, q.head, why));
@@ -316,7 +341,9 @@ void TorusDma::send_packet(int f, sc_time& delay) {
     // pick_fifo() saw room and only this engine fills the queue: a model bug.
     throw std::logic_error(std::string(name()) + ": torus injection queue full after check");
   }
-  const auto r = inj_counters_->decrement(d.inj_counter, n, false, 0, 0);
+  const auto r = inj_counters_->decrement(d.inj_counter, n + fault_counter_skew_, false, 0, 0);
+  fault_counter_skew_ = 0;
+  ++checks_[kUnderflow]->evaluations;
   if (r.underflow) {
     fail(kUnderflow, fmt::format("node {} injection counter {} underflowed: a {} B packet from "
                                  "the descriptor at {:#x} exceeded its value",
@@ -405,6 +432,7 @@ void TorusDma::deliver(Packet* p) {
     case PacketKind::Synthetic:
       break;
     case PacketKind::DirectPut: {
+      ++checks_[kBoundsError]->evaluations;
       if (p->counter >= cfg_.reception_bank.counters()) {
         fail(kBoundsError, fmt::format("node {}: direct put from node {} names reception "
                                        "counter {} (bank has {})",
@@ -425,6 +453,7 @@ void TorusDma::deliver(Packet* p) {
       break;
     }
     case PacketKind::MemoryFifo: {
+      ++checks_[kBadFifo]->evaluations;
       if (p->fifo >= rec_.size()) {
         fail(kBadFifo, fmt::format("node {}: memory-FIFO packet from node {} for reception "
                                    "FIFO {} (there are {})",
@@ -443,6 +472,7 @@ void TorusDma::deliver(Packet* p) {
       break;
     }
     case PacketKind::RemoteGet: {
+      ++checks_[kBadFifo]->evaluations;
       if (p->fifo >= inj_.size()) {
         fail(kBadFifo, fmt::format("node {}: remote get from node {} for injection FIFO {} "
                                    "(there are {})",
@@ -475,6 +505,7 @@ void TorusDma::complete(Packet*& p) {
       if (p->payload_bytes > 0) {
         addr = rec_counters_->base_address(p->counter) + p->offset;
         const auto r = rec_counters_->decrement(p->counter, p->payload_bytes, false, 0, 0);
+        ++checks_[kUnderflow]->evaluations;
         if (r.underflow) {
           fail(kUnderflow,
                fmt::format("node {}: reception counter {} underflowed by a {} B "
@@ -599,6 +630,7 @@ bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width) {
   uint64_t& end = injection ? inj_[idx].end : rec_[idx].end;
   uint64_t& head = injection ? inj_[idx].head : rec_[idx].head;
   uint64_t& tail = injection ? inj_[idx].tail : rec_[idx].tail;
+  ++checks_[kBadFifo]->evaluations;
   switch (reg) {
     case kFifoStart:
       if (v % align != 0) {

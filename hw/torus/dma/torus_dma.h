@@ -21,6 +21,7 @@
 #include "hw/dma_counters/verilated_counter_block.h"
 #include "hw/torus/dma/torus_dma_interface.h"
 #include "hw/torus/network/torus_network.h"
+#include "tlm/check/checker.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
@@ -92,6 +93,9 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   void observe_reception(std::function<void(const ReceptionEvent&)> fn) {
     reception_observers_.push_back(std::move(fn));
   }
+  // Test-only fault, so tests can prove the counter checker fires: the next packet sent
+  // decrements its injection counter by `extra` bytes more than its payload.
+  void fault_skew_next_decrement(uint32_t extra) { fault_counter_skew_ = extra; }
 
   // NodeEndpoint (called by the network).
   bool accept(const Packet& p) override;
@@ -150,6 +154,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   bool access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len,
               sc_core::sc_time& delay);
   void fail(Error code, const std::string& why);
+  static const char* check_name(Error code);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   bool reg_read(uint64_t offset, unsigned width, uint64_t& v);
   bool reg_write(uint64_t offset, uint64_t v, unsigned width);
@@ -174,6 +179,8 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   sc_core::sc_time last_completion_ = sc_core::SC_ZERO_TIME;
   TimedQueue<Packet*> completions_;
   uint32_t error_ = kNoError;
+  uint32_t fault_counter_skew_ = 0;
+  Check* checks_[kBadFifo + 1] = {};  // the named check of each error code
   Totals totals_;
   std::vector<std::function<void(const InjectionEvent&)>> injection_observers_;
   std::vector<std::function<void(const RemoteGetEvent&)>> remote_get_observers_;

@@ -226,6 +226,10 @@ bool TorusNetwork::wants_escape_entry(const Packet& p, int dir) const {
 
 TorusNetwork::Outcome TorusNetwork::advance(int node, Packet* p, int in_slot,
                                             uint64_t& wait_until) {
+  if (fault_eject_early_ && p->src != node) {
+    fault_eject_early_ = false;
+    return to_reception(node, p, in_slot, wait_until);
+  }
   if (p->dest == node) return to_reception(node, p, in_slot, wait_until);
   const uint64_t now = hs::now().value();
   const int16_t need = p->chunks;
@@ -278,10 +282,12 @@ TorusNetwork::Outcome TorusNetwork::advance(int node, Packet* p, int in_slot,
     }
   }
   // The bubble escape VC, dimension order.
-  const int dir = shape_.dor_dir(node, p->dest);
+  int dir = shape_.dor_dir(node, p->dest);
+  if (fault_misroute_ && p->src == node) dir = opposite(dir);
   const int16_t want = need + (wants_escape_entry(*p, dir) ? static_cast<int16_t>(kMaxChunks) : 0);
   if (tokens(node, dir, 0) >= want) {
     if (link_free(dir)) {
+      if (p->src == node) fault_misroute_ = false;
       send(node, p, in_slot, dir, 0);
       return Outcome::Granted;
     }
@@ -307,8 +313,9 @@ TorusNetwork::Outcome TorusNetwork::to_reception(int node, Packet* p, int in_slo
   NodeEndpoint* ep = endpoints_[node];
   if (!ep) {
     CheckRegistry::instance().fail(
-        name(), fmt::format("packet {} for node {} which has no endpoint attached", p->id,
-                            shape_.name(node)));
+        "torus network: every destination node has an endpoint", name(),
+        fmt::format("packet {} for node {} which has no endpoint attached", p->id,
+                    shape_.name(node)));
     return Outcome::WaitTokens;
   }
   if (!ep->accept(*p)) return Outcome::WaitTokens;  // the endpoint calls reception_ready

@@ -68,6 +68,11 @@ class TorusNetwork : public sc_core::sc_module {
   // Calls timer->on_timer(node) at time `at`.
   void schedule(const sc_core::sc_time& at, NetworkTimer* timer, int node);
   void observe_hops(HopObserver o) { hop_observer_ = std::move(o); }
+  // Test-only faults, one packet each, so tests can prove the routing checkers fire: the next
+  // deterministic packet leaving its source takes the link opposite its dimension-order one;
+  // the next packet reaching a router past its source is ejected there.
+  void fault_misroute_next_packet() { fault_misroute_ = true; }
+  void fault_eject_next_packet_early() { fault_eject_early_ = true; }
 
   uint64_t delivered() const { return delivered_.value; }
   uint64_t packet_hops() const { return hops_.value; }
@@ -128,6 +133,7 @@ class TorusNetwork : public sc_core::sc_module {
   PacketPool pool_;
   EventHeap<Action> heap_;
   HopObserver hop_observer_;
+  bool fault_misroute_ = false, fault_eject_early_ = false;
   uint64_t next_id_ = 0;
 
   StatGroup stats_;

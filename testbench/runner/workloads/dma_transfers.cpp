@@ -74,16 +74,21 @@ void install_dma_transfers(HybridModel& m, uint64_t) {
         if (st->os->covers(a, a + n)) return;
         ++st->unpinned_accesses;
         CheckRegistry::instance().fail(
-            "slmpm", fmt::format("DMA {} of host memory [{:#x}, {:#x}) that is not pinned: a stale "
-                                 "registration handle",
-                                 gp.is_read() ? "read" : "write", a, a + n));
+            "SLMPM transfers: DMA touches only pinned host memory", "slmpm",
+            fmt::format("DMA {} of host memory [{:#x}, {:#x}) that is not pinned: a stale "
+                        "registration handle",
+                        gp.is_read() ? "read" : "write", a, a + n));
       });
   HybridModel* model = &m;
   // Post-run: the cache's invariants (all pinning went through it).
   m.results = [st, cfg, model, use_cache] {
     if (st->cache) {
       const std::string bad = st->cache->check_invariants();
-      if (!bad.empty()) CheckRegistry::instance().fail("registration cache", bad);
+      if (!bad.empty()) {
+        CheckRegistry::instance().fail(
+            "registration cache: bounded, live handles, pins equal the OS's", "registration cache",
+            bad);
+      }
     }
     bool verified = st->host.finished;
     for (uint32_t b = 0; verified && b < std::min<uint64_t>(cfg.buffers, cfg.transfers); ++b) {
@@ -94,7 +99,8 @@ void install_dma_transfers(HybridModel& m, uint64_t) {
     }
     if (st->host.finished && !verified) {
       CheckRegistry::instance().fail(
-          "slmpm", "data received by the accelerator differs from the host buffers");
+          "SLMPM transfers: the accelerator receives the host buffers", "slmpm",
+          "data received by the accelerator differs from the host buffers");
     }
     const auto& os = st->os->counters();
     nlohmann::json j = {{"verified", verified},

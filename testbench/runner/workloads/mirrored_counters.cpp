@@ -108,9 +108,10 @@ void install_mirrored_counters(HybridModel& m, uint64_t seed) {
       const auto& link = node.pcie(static_cast<int>(a), 0);
       const uint64_t mrd = link.tlps(0, TlpKind::MRd) + link.tlps(1, TlpKind::MRd);
       if (mirrored && mrd != 0) {
-        checks.fail("workload", fmt::format("mirrored counters issued {} remote reads (MRd) on "
-                                            "pcie{}",
-                                            mrd, a));
+        checks.fail("mirrored counters: no remote read (MRd) in mirrored mode", "workload",
+                    fmt::format("mirrored counters issued {} remote reads (MRd) on "
+                                "pcie{}",
+                                mrd, a));
       }
       bool verified = r.host.finished && r.acc.finished;
       if (verified) {
@@ -137,7 +138,8 @@ void install_mirrored_counters(HybridModel& m, uint64_t seed) {
           verified &= word(host_mem, region + shm::kKCopy) == r.acc.received;           // M
         }
         if (!verified)
-          checks.fail("workload",
+          checks.fail("mirrored counters: mirrors and counter copies equal their owners",
+                      "workload",
                       fmt::format("mirrored values or counters differ (accelerator {})", a));
       }
       auto side = [&](const fw::mirror::Results& s) {

@@ -16,6 +16,14 @@
 
 namespace hs::runner {
 
+namespace {
+constexpr const char* kNoDmaAfterUnpin =
+    "pin/DMA/unpin: no DMA write into a region after its unpin";
+constexpr const char* kCompletionsInOrder =
+    "pin/DMA/unpin: completion sequence numbers advance in order";
+constexpr const char* kReuseIntact = "pin/DMA/unpin: data written into an unpinned region stays";
+}  // namespace
+
 // Pin/DMA/unpin (seed 003): P on host core 0; application 0 on host core 1 feeding the host's
 // DMA engine (engine 0); application 1 on accelerator 0's PPE feeding its engine (engine 1),
 // its control block in host memory across PCIe. Checkers: no engine write into a region
@@ -134,7 +142,7 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
           if (who && who->initiator_id == p_core) return;  // P reusing its memory
           ++st->late_writes;
           CheckRegistry::instance().fail(
-              "pin_dma_unpin",
+              kNoDmaAfterUnpin, "pin_dma_unpin",
               fmt::format("a DMA engine wrote {} B at +{:#x} into region {} after it "
                           "was unpinned",
                           gp.get_data_length(), gp.get_address() - c.region(r), r));
@@ -171,7 +179,7 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
           const bool ok = contiguous ? v == last + 1 : v > last;
           if (!ok) {
             CheckRegistry::instance().fail(
-                "pin_dma_unpin",
+                kCompletionsInOrder, "pin_dma_unpin",
                 fmt::format("{} completion {} after {}: sequence numbers must {}", what, v, last,
                             contiguous ? "advance by one" : "increase"));
           }
@@ -189,7 +197,7 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
           std::all_of(got.begin(), got.end(), [&](uint8_t b) { return b == pc.reuse_byte; });
     }
     if (!reuse_intact) {
-      CheckRegistry::instance().fail("pin_dma_unpin",
+      CheckRegistry::instance().fail(kReuseIntact, "pin_dma_unpin",
                                      "data P wrote into an unpinned region was overwritten by DMA");
     }
     nlohmann::json apps = nlohmann::json::array();

@@ -91,12 +91,17 @@ void install_slmpm_messages(HybridModel& m, uint64_t seed) {
   m.results = [st, cfg] {
     if (st->cache) {
       const std::string bad = st->cache->check_invariants();
-      if (!bad.empty()) CheckRegistry::instance().fail("registration cache", bad);
+      if (!bad.empty()) {
+        CheckRegistry::instance().fail(
+            "registration cache: bounded, live handles, pins equal the OS's", "registration cache",
+            bad);
+      }
     }
     const bool verified =
         st->host.finished && st->acc.finished && st->acc.delivered + st->host.gets == cfg.messages;
     if (st->host.finished && !verified) {
-      CheckRegistry::instance().fail("slmpm", "not every message was delivered");
+      CheckRegistry::instance().fail("SLMPM messages: every message delivered", "slmpm",
+                                     "not every message was delivered");
     }
     return nlohmann::json{{"verified", verified},          {"delivered", st->acc.delivered},
                           {"gets", st->host.gets},         {"smt", st->host.smt},

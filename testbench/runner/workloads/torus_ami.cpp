@@ -237,10 +237,10 @@ void install_torus_ami(TorusModel& m, uint64_t seed) {
     }
     const bool data_ok = ran && out_r->bad_messages == 0;
     if (!data_ok) {
-      CheckRegistry::instance().fail(
-          "ami_stream", ran ? fmt::format("{} message(s) received wrong: {}", out_r->bad_messages,
-                                          out_r->first_error)
-                            : "the stream did not finish");
+      CheckRegistry::instance().fail("AMI stream: every message received intact", "ami_stream",
+                                     ran ? fmt::format("{} message(s) received wrong: {}",
+                                                       out_r->bad_messages, out_r->first_error)
+                                         : "the stream did not finish");
     }
     r["data_verified"] = data_ok;
     r["completion_ns"] = completion;

@@ -109,9 +109,10 @@ void install_torus_pingpong(TorusModel& m, uint64_t seed) {
     const bool a_ok = got == pattern_b;
     if (!a_ok || !b_ok) {
       CheckRegistry::instance().fail(
-          "pingpong", fmt::format("received data differs from what was sent (at node A: {}, at "
-                                  "node B: {})",
-                                  a_ok ? "ok" : "differs", b_ok ? "ok" : "differs"));
+          "DCMF ping-pong: received data equals what was sent", "pingpong",
+          fmt::format("received data differs from what was sent (at node A: {}, at "
+                      "node B: {})",
+                      a_ok ? "ok" : "differs", b_ok ? "ok" : "differs"));
     }
     Json rtts = Json::array();
     double sum = 0;

@@ -61,11 +61,13 @@ void install_torus_traffic(TorusModel& m, uint64_t seed) {
     const double bound = net->config().bisection_bound_per_node();
     if (net->in_flight() != 0) {
       CheckRegistry::instance().fail(
-          "torus", fmt::format("{} packets were never delivered (deadlock)", net->in_flight()));
+          "torus traffic: every packet delivered (no deadlock)", "torus",
+          fmt::format("{} packets were never delivered (deadlock)", net->in_flight()));
     }
     if (gen->misdelivered() != 0) {
       CheckRegistry::instance().fail(
-          "torus", fmt::format("{} packets were delivered to the wrong node", gen->misdelivered()));
+          "torus traffic: packets reach the node they were sent to", "torus",
+          fmt::format("{} packets were delivered to the wrong node", gen->misdelivered()));
     }
     return Json{
         {"pattern", cfg.pattern == torus::Pattern::UniformRandom      ? "uniform"

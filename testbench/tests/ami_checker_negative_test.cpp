@@ -1,0 +1,223 @@
+// Every AMI checker rule proven to fire. The checker's input is the firmware's trace port
+// (AmiTrace): each test drives it with the event sequence a faulty AMI would produce and
+// asserts the violation is reported under exactly that rule's name. A correct sequence for
+// each variant breaks nothing, so the failures below come from the faults alone.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "testbench/checkers/ami_checker.h"
+#include "tlm/check/checker.h"
+
+using namespace hs;
+namespace ami = hs::fw::ami;
+namespace rules = hs::checkers::ami_rules;
+using hs::checkers::AmiChecker;
+
+namespace {
+
+constexpr int kSender = 0, kReceiver = 1;
+constexpr uint32_t kMsg = 7, kSize = 1000;
+
+std::vector<std::string> failed() {
+  return CheckRegistry::instance().failed_checks();
+}
+std::vector<std::string> only(const char* rule) {
+  return {rule};
+}
+
+// The sender's side of a message up to its STOP, processed after `eager` bytes.
+void send_until_stop(AmiChecker& ck, ami::Protocol p, uint32_t eager) {
+  ck.send_posted(kSender, kReceiver, kMsg, kSize, p);
+  ck.message_arrived(kReceiver, kSender, kMsg, kSize, p);
+  ck.eager_posted(kSender, kReceiver, kMsg, 0, eager);
+  ck.committed(kReceiver, kSender, kMsg, 0, eager);
+  ck.stop_sent(kReceiver, kSender, kMsg, ami::StopCause::None);
+  ck.stop_processed(kSender, kReceiver, kMsg, eager);
+}
+
+}  // namespace
+
+TEST(AmiCheckerNegative, ACorrectVariantBMessageBreaksNoRule) {
+  AmiChecker ck;
+  ck.injected(kSender, 1, 1, 4);
+  ck.listed(kSender, 1);
+  ck.pending(kSender, 1);
+  ck.called(kSender, 1, 2);
+  ck.pending(kSender, 0);
+  send_until_stop(ck, ami::Protocol::StopB, 100);
+  ck.cts_received(kReceiver, kSender, kMsg, 100);
+  ck.get_posted(kReceiver, kSender, kMsg, 800, 1000, ami::GetKind::Bottom);
+  ck.committed(kReceiver, kSender, kMsg, 800, 1000);
+  ck.get_posted(kReceiver, kSender, kMsg, 100, 800, ami::GetKind::Final);
+  ck.committed(kReceiver, kSender, kMsg, 100, 800);
+  ck.temp_usage(kReceiver, 100, 4096);
+  ck.receive_done(kReceiver, kSender, kMsg);
+  ck.ack_received(kSender, kReceiver, kMsg);
+  ck.send_done(kSender, kReceiver, kMsg);
+  EXPECT_TRUE(failed().empty());
+  EXPECT_EQ(ck.violations(), 0u);
+}
+
+TEST(AmiCheckerNegative, ACorrectVariantCMessageBreaksNoRule) {
+  AmiChecker ck;
+  send_until_stop(ck, ami::Protocol::StopC, 300);
+  ck.put_posted(kSender, kReceiver, kMsg, 300, kSize);
+  ck.committed(kReceiver, kSender, kMsg, 300, kSize);
+  ck.receive_done(kReceiver, kSender, kMsg);
+  ck.ack_received(kSender, kReceiver, kMsg);
+  ck.send_done(kSender, kReceiver, kMsg);
+  EXPECT_TRUE(failed().empty());
+}
+
+TEST(AmiCheckerNegative, MoreDescriptorsThanFifoSlots) {
+  AmiChecker ck;
+  ck.injected(kSender, 5, 5, 4);
+  EXPECT_EQ(failed(), only(rules::kFifoBound));
+  EXPECT_EQ(ck.violations(), 1u);
+}
+
+TEST(AmiCheckerNegative, ACallbackListedTwice) {
+  AmiChecker ck;
+  ck.listed(kSender, 1);
+  ck.listed(kSender, 1);
+  EXPECT_EQ(failed(), only(rules::kListedOnce));
+}
+
+TEST(AmiCheckerNegative, ACallbackCalledThatWasNeverListed) {
+  AmiChecker ck;
+  ck.called(kSender, 3, 4);
+  EXPECT_EQ(failed(), only(rules::kCalledOnceIfListed));
+}
+
+TEST(AmiCheckerNegative, ACallbackCalledBeforeTheTransferCounterPassedIt) {
+  AmiChecker ck;
+  ck.listed(kSender, 3);
+  ck.called(kSender, 3, 3);
+  EXPECT_EQ(failed(), only(rules::kCalledAfterCounter));
+}
+
+TEST(AmiCheckerNegative, APendingCountThatDisagreesWithTheListedCallbacks) {
+  AmiChecker ck;
+  ck.listed(kSender, 1);
+  ck.pending(kSender, 0);
+  EXPECT_EQ(failed(), only(rules::kPendingCount));
+}
+
+TEST(AmiCheckerNegative, AnEagerPacketAfterTheStop) {
+  AmiChecker ck;
+  send_until_stop(ck, ami::Protocol::StopB, 100);
+  ck.eager_posted(kSender, kReceiver, kMsg, 100, 200);
+  EXPECT_EQ(failed(), only(rules::kNoEagerAfterStop));
+}
+
+TEST(AmiCheckerNegative, EagerBytesWithAGap) {
+  AmiChecker ck;
+  ck.send_posted(kSender, kReceiver, kMsg, kSize, ami::Protocol::StopB);
+  ck.eager_posted(kSender, kReceiver, kMsg, 0, 100);
+  ck.eager_posted(kSender, kReceiver, kMsg, 200, 300);
+  EXPECT_EQ(failed(), only(rules::kEagerInOrder));
+}
+
+TEST(AmiCheckerNegative, AStopProcessedTwice) {
+  AmiChecker ck;
+  send_until_stop(ck, ami::Protocol::StopB, 100);
+  ck.stop_processed(kSender, kReceiver, kMsg, 100);
+  EXPECT_EQ(failed(), only(rules::kStopOnce));
+}
+
+TEST(AmiCheckerNegative, AStopWhoseEDisagreesWithTheEagerBytesPosted) {
+  AmiChecker ck;
+  ck.send_posted(kSender, kReceiver, kMsg, kSize, ami::Protocol::StopB);
+  ck.eager_posted(kSender, kReceiver, kMsg, 0, 100);
+  ck.stop_processed(kSender, kReceiver, kMsg, 50);
+  EXPECT_EQ(failed(), only(rules::kStopEagerBytes));
+}
+
+TEST(AmiCheckerNegative, ACtsCarryingAnotherE) {
+  AmiChecker ck;
+  send_until_stop(ck, ami::Protocol::StopB, 100);
+  ck.cts_received(kReceiver, kSender, kMsg, 60);
+  EXPECT_EQ(failed(), only(rules::kCtsCarriesE));
+}
+
+TEST(AmiCheckerNegative, AFinalGetShortOfTheBottom) {
+  AmiChecker ck;
+  send_until_stop(ck, ami::Protocol::StopB, 100);
+  ck.cts_received(kReceiver, kSender, kMsg, 100);
+  ck.get_posted(kReceiver, kSender, kMsg, 800, 1000, ami::GetKind::Bottom);
+  ck.get_posted(kReceiver, kSender, kMsg, 100, 700, ami::GetKind::Final);
+  EXPECT_EQ(failed(), only(rules::kFinalGet));
+}
+
+TEST(AmiCheckerNegative, APutThatDoesNotStartAtE) {
+  AmiChecker ck;
+  send_until_stop(ck, ami::Protocol::StopC, 300);
+  ck.put_posted(kSender, kReceiver, kMsg, 200, kSize);
+  EXPECT_EQ(failed(), only(rules::kPutCoversRest));
+}
+
+TEST(AmiCheckerNegative, BytesCommittedTwice) {
+  AmiChecker ck;
+  ck.message_arrived(kReceiver, kSender, kMsg, kSize, ami::Protocol::StopA);
+  ck.committed(kReceiver, kSender, kMsg, 0, 100);
+  ck.committed(kReceiver, kSender, kMsg, 50, 150);
+  EXPECT_EQ(failed(), only(rules::kNoByteTwice));
+}
+
+TEST(AmiCheckerNegative, BytesCommittedTwiceByRdma) {
+  AmiChecker ck;
+  ck.message_arrived(kReceiver, kSender, kMsg, kSize, ami::Protocol::StopC);
+  ck.committed(kReceiver, kSender, kMsg, 0, 512);
+  ck.rdma_target(kReceiver, kSender, kMsg, 0x40000, kSize);
+  ck.rdma_landed(kReceiver, 0x40000 + 256, 256);
+  EXPECT_EQ(failed(), only(rules::kNoByteTwice));
+}
+
+TEST(AmiCheckerNegative, AReceiveCompletedWithBytesMissing) {
+  AmiChecker ck;
+  ck.message_arrived(kReceiver, kSender, kMsg, kSize, ami::Protocol::StopA);
+  ck.committed(kReceiver, kSender, kMsg, 0, 500);
+  ck.receive_done(kReceiver, kSender, kMsg);
+  EXPECT_EQ(failed(), only(rules::kAllBytesOnce));
+}
+
+TEST(AmiCheckerNegative, ASendCompletedTwice) {
+  AmiChecker ck;
+  ck.send_posted(kSender, kReceiver, kMsg, kSize, ami::Protocol::Eager);
+  ck.send_done(kSender, kReceiver, kMsg);
+  ck.send_done(kSender, kReceiver, kMsg);
+  EXPECT_EQ(failed(), only(rules::kSendDoneOnce));
+}
+
+TEST(AmiCheckerNegative, ASendCompletedBeforeItsAck) {
+  AmiChecker ck;
+  send_until_stop(ck, ami::Protocol::StopB, 100);
+  ck.send_done(kSender, kReceiver, kMsg);
+  EXPECT_EQ(failed(), only(rules::kSendDoneAfterAck));
+}
+
+TEST(AmiCheckerNegative, MoreTemporarySpaceInUseThanConfigured) {
+  AmiChecker ck;
+  ck.temp_usage(kReceiver, 5000, 4096);
+  EXPECT_EQ(failed(), only(rules::kTempSpace));
+}
+
+// Every rule above is registered with the check registry as soon as a checker exists, so a
+// report lists each one by name.
+TEST(AmiCheckerNegative, EveryRuleIsListedInTheReport) {
+  AmiChecker ck;
+  const auto j = CheckRegistry::instance().to_json();
+  std::vector<std::string> names;
+  for (const auto& c : j["invariants"]) names.push_back(c["name"]);
+  for (const char* rule :
+       {rules::kFifoBound, rules::kListedOnce, rules::kCalledOnceIfListed,
+        rules::kCalledAfterCounter, rules::kPendingCount, rules::kNoEagerAfterStop,
+        rules::kEagerInOrder, rules::kStopOnce, rules::kStopEagerBytes, rules::kCtsCarriesE,
+        rules::kFinalGet, rules::kPutCoversRest, rules::kNoByteTwice, rules::kAllBytesOnce,
+        rules::kSendDoneOnce, rules::kSendDoneAfterAck, rules::kTempSpace}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), rule), names.end()) << rule;
+  }
+  EXPECT_EQ(names.size(), 17u);
+}

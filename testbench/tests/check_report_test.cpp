@@ -1,0 +1,85 @@
+// The check registry and the checks section of reports: every check listed by its readable
+// name with its evaluation count and verdict, torus checkers included.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "testbench/checkers/torus_checkers.h"
+#include "testbench/runner/report_text.h"
+#include "testbench/support/scenario_run.h"
+#include "tlm/check/checker.h"
+
+using namespace hs;
+using Json = nlohmann::json;
+using Rules = hs::checkers::TorusCheckers;
+
+namespace {
+
+const Json* find_check(const Json& checks, const std::string& name) {
+  for (const auto& c : checks["invariants"]) {
+    if (c["name"] == name) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(CheckRegistry, CountsEvaluationsAndNamesTheCheckAViolationBroke) {
+  auto& reg = CheckRegistry::instance();
+  for (int i = 0; i < 3; ++i) HS_CHECK(i != 2, "test rule: i is never 2", "test", "i is 2");
+  reg.check("test rule: registered, never evaluated");
+  const Json j = reg.to_json();
+  EXPECT_FALSE(j["passed"].get<bool>());
+  ASSERT_EQ(j["violations"].size(), 1u);
+  EXPECT_EQ(j["violations"][0]["check"], "test rule: i is never 2");
+  EXPECT_EQ(j["violations"][0]["component"], "test");
+  EXPECT_EQ(j["violations"][0]["message"], "i is 2");
+  const Json* c = find_check(j, "test rule: i is never 2");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ((*c)["evaluations"], 3);
+  EXPECT_EQ((*c)["failures"], 1);
+  EXPECT_FALSE((*c)["passed"].get<bool>());
+  const Json* idle = find_check(j, "test rule: registered, never evaluated");
+  ASSERT_NE(idle, nullptr);
+  EXPECT_EQ((*idle)["evaluations"], 0);
+  EXPECT_TRUE((*idle)["passed"].get<bool>());
+  EXPECT_EQ(reg.failed_checks(), std::vector<std::string>{"test rule: i is never 2"});
+}
+
+TEST(CheckReport, TextListsEveryCheckWithVerdictAndCountAndTagsViolations) {
+  auto& reg = CheckRegistry::instance();
+  for (int i = 0; i < 4; ++i) HS_CHECK(true, "test rule: always holds", "test", "never");
+  HS_CHECK(false, "test rule: broken", "unit", "broke on purpose");
+  reg.check("test rule: never reached");
+  std::ostringstream out;
+  runner::write_checks(reg.to_json(), out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Checks: FAILED (3 checks, 5 evaluations)"), std::string::npos) << text;
+  EXPECT_NE(text.find("passed              4  test rule: always holds"), std::string::npos) << text;
+  EXPECT_NE(text.find("FAILED              1  test rule: broken"), std::string::npos) << text;
+  EXPECT_NE(text.find("not run             0  test rule: never reached"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("unit: broke on purpose [test rule: broken]"), std::string::npos) << text;
+}
+
+// A torus run (the split protocol, which exercises every torus rule) lists each torus checker
+// by name with a non-zero evaluation count, in the JSON and in the text report.
+TEST(CheckReport, ATorusRunListsItsCheckersWithNonZeroEvaluations) {
+  const Json r = hs::testing::run_scenario(
+      "torus_pingpong",
+      {"torus.network.x=4", "torus.network.y=4", "torus.network.z=4", "workload.iterations=2",
+       "workload.warmup=0", "workload.protocol=split", "workload.hops=2", "workload.bytes=16384"});
+  ASSERT_TRUE(hs::testing::passed(r)) << hs::testing::violations(r);
+  std::ostringstream out;
+  runner::write_text_report(r, out);
+  const std::string text = out.str();
+  for (const char* rule :
+       {Rules::kMinimalHop, Rules::kDeliveredAtDestination, Rules::kExactDecrement,
+        Rules::kAscendingConsecutive, Rules::kDescendingConsecutive, Rules::kNoOverlap,
+        Rules::kPutAfterRemoteGet, Rules::kMeetAtZero}) {
+    EXPECT_GT(hs::testing::evaluations(r, rule), 0u) << rule;
+    EXPECT_NE(text.find(rule), std::string::npos) << rule;
+  }
+  EXPECT_EQ(text.find("Checks: passed (0"), std::string::npos) << text;
+}
