@@ -53,6 +53,10 @@ void Core::end_of_elaboration() {
   }
 }
 
+namespace {
+constexpr const char* kNoEscapingException = "firmware: no exception escapes";
+}  // namespace
+
 void Core::run() {
   set_state(State::Compute);
   // No exception may leave the firmware's thread: unwinding across a coroutine stack is
@@ -65,9 +69,10 @@ void Core::run() {
   } catch (const sc_core::sc_unwind_exception&) {
     throw;
   } catch (const std::exception& e) {
-    CheckRegistry::instance().fail(name(), fmt::format("firmware threw: {}", e.what()));
+    CheckRegistry::instance().fail(kNoEscapingException, name(),
+                                   fmt::format("firmware threw: {}", e.what()));
   } catch (...) {
-    CheckRegistry::instance().fail(name(),
+    CheckRegistry::instance().fail(kNoEscapingException, name(),
                                    "firmware threw an exception that is not a std::exception");
   }
   while (!phases_.empty()) phase_end();
