@@ -68,6 +68,7 @@ pid_t start_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& 
     args.push_back(a);
   }
   std::remove(store.report_path(p.key).c_str());  // a stale report must not pass for this run
+  store.mark_started(p.key);
   StartOptions options;
   options.env = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"};
   return start_logged(args, store.log_path(p.key), options);
