@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "tlm/common/errors.h"
+#include "tlm/common/output_file.h"
 
 namespace hs::sweep {
 
@@ -88,14 +89,7 @@ std::string PointStore::started_path(const std::string& key) const {
 }
 
 void PointStore::mark_started(const std::string& key) const {
-  if (attempt_.empty()) return;
-  const std::string path = started_path(key), tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << attempt_ << "\n";
-    if (!out) throw InputError(fmt::format("{}: cannot write", tmp));
-  }
-  std::rename(tmp.c_str(), path.c_str());
+  if (!attempt_.empty()) write_output_file("point start", started_path(key), attempt_ + "\n");
 }
 
 bool PointStore::started_by(const std::string& key, const std::string& attempt) const {
@@ -105,13 +99,7 @@ bool PointStore::started_by(const std::string& key, const std::string& attempt) 
 }
 
 void PointStore::write(const PointRecord& record) const {
-  const std::string path = record_path(record.key), tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << record.to_json().dump(1) << "\n";
-    if (!out) throw InputError(fmt::format("{}: cannot write point record", tmp));
-  }
-  std::rename(tmp.c_str(), path.c_str());
+  write_output_file("point record", record_path(record.key), record.to_json().dump(1) + "\n");
 }
 
 std::optional<Json> PointStore::read_report(const std::string& key) const {
