@@ -60,6 +60,9 @@ void RunInterrupt::arm() {
   sa.sa_flags = SA_RESTART | SA_RESETHAND;
   sigaction(SIGINT, &sa, &g_old_int);
   sigaction(SIGTERM, &sa, &g_old_term);
+  // A signal ignored on the way in (SIGINT in a shell's background job, nohup) stays ignored.
+  if (g_old_int.sa_handler == SIG_IGN) sigaction(SIGINT, &g_old_int, nullptr);
+  if (g_old_term.sa_handler == SIG_IGN) sigaction(SIGTERM, &g_old_term, nullptr);
 }
 
 int RunInterrupt::signal() const {
