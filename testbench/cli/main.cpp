@@ -5,12 +5,16 @@
 //   hybridsim sweep SWEEP.json [--jobs N] [--out DIR] [--backend local|slurm] ...
 //   hybridsim collect DIR        hybridsim plot RESULTS --x P --y S ...   (sweep_commands.h)
 // Exit codes: 0 ok, 1 a checker or firmware assertion failed in the model (or a sweep point
-// failed), 2 bad input, 3 an external tool (gnuplot, Slurm) failed, 130 a sweep interrupted.
+// failed), 2 bad input or an output that could not be written, 3 an external tool (gnuplot,
+// Slurm) failed, 130 a run or sweep interrupted (SIGINT or SIGTERM).
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 #include <systemc>
@@ -49,6 +53,20 @@ void list_params(const std::string& scenario, const std::vector<std::string>& se
   }
 }
 
+// The text report goes to standard output: a full disk or /dev/full must not pass unnoticed.
+void check_standard_output() {
+  errno = 0;
+  std::cout.flush();
+  if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+  const int err = errno;
+  std::string where = "standard output";
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/fd/1", buf, sizeof buf - 1);
+  if (n > 0) where += " (" + std::string(buf, static_cast<size_t>(n)) + ")";
+  throw hs::InputError(fmt::format("cannot write the report to {}: {}", where,
+                                   err ? std::strerror(err) : "a write failed"));
+}
+
 std::string self_exe(const char* argv0) {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -72,8 +90,9 @@ int sc_main(int argc, char* argv[]) {
   app.footer(
       "Built-in scenarios:" + scenarios + "\nWorkloads:" + workloads +
       "\nExit codes: 0 ok, 1 model check or firmware assertion failed (or a sweep point failed), "
-      "2 bad input, 3 an external tool (gnuplot, Slurm) failed, 130 a sweep was interrupted "
-      "(rerun it to resume).");
+      "2 bad input or an output could not be written, 3 an external tool (gnuplot, Slurm) "
+      "failed, 130 a run or sweep was interrupted by SIGINT or SIGTERM (a run writes what it has, "
+      "marked interrupted; rerun a sweep to resume).");
 
   RunOptions ro;
   auto* run = app.add_subcommand("run", "Run a scenario and print its report");
@@ -118,7 +137,9 @@ int sc_main(int argc, char* argv[]) {
     if (*run) {
       ro.seed = seed;
       hs::runner::Simulation sim(ro);
-      return sim.run(std::cout);
+      const int rc = sim.run(std::cout);
+      check_standard_output();
+      return rc;
     }
     if (*params) {
       list_params(params_scenario, params_sets);

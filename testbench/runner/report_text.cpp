@@ -56,6 +56,10 @@ void write_text_report(const Json& r, std::ostream& out) {
   }
   out << fmt::format("\nSimulated time {}   wall {:.3f} s   ({:.3g} simulated s per wall s)\n",
                      human_time(sim_ns), wall, r["run"]["simulated_per_wall_second"].get<double>());
+  if (r.value("interrupted", false)) {
+    out << fmt::format("Interrupted by {} at {}: the figures below cover the run up to then.\n",
+                       r.value("interrupted_by", "a signal"), human_time(sim_ns));
+  }
 
   bool header = false;
   each_group(stats, "tlps_mwr", [&](const std::string& path, const Json& g) {

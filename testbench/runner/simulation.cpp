@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <fstream>
 
 #include "testbench/runner/report_text.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
+#include "tlm/common/output_file.h"
 #include "tlm/kernel/kernel_setup.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/stats/statistics.h"
@@ -36,9 +39,57 @@ const char* describe(Core::State s) {
   return "?";
 }
 
+const char* signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+// A test hook, named by HYBRIDSIM_TEST_HOLD="NS:PATH": at NS nanoseconds of simulated time
+// the run writes "held" into PATH (a FIFO the test reads) and waits until SIGINT or SIGTERM
+// has asked it to stop, so a test can interrupt it at a known point without racing it.
+class TestHold : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(TestHold);
+  TestHold(sc_core::sc_module_name name, double at_ns, std::string fifo, RunInterrupt& interrupt)
+      : sc_module(name), at_(at_ns, sc_core::SC_NS), fifo_(std::move(fifo)), interrupt_(interrupt) {
+    SC_THREAD(hold);
+  }
+
+ private:
+  void hold() {
+    wait(at_);
+    std::ofstream(fifo_) << "held\n";  // opening a FIFO waits for its reader
+    interrupt_.wait_for_stop_request();
+  }
+  sc_core::sc_time at_;
+  std::string fifo_;
+  RunInterrupt& interrupt_;
+};
+
+std::unique_ptr<sc_core::sc_module> make_test_hold(RunInterrupt& interrupt) {
+  const char* spec = std::getenv("HYBRIDSIM_TEST_HOLD");
+  if (!spec) return nullptr;
+  const std::string text = spec;
+  const auto colon = text.find(':');
+  char* rest = nullptr;
+  const double ns = std::strtod(text.c_str(), &rest);
+  if (colon == std::string::npos || rest != text.c_str() + colon || ns < 0) {
+    throw InputError(fmt::format("HYBRIDSIM_TEST_HOLD must be NS:PATH, got '{}'", text));
+  }
+  return std::make_unique<TestHold>("test_hold", ns, text.substr(colon + 1), interrupt);
+}
+
 }  // namespace
 
+Simulation::DropUnfinishedOutputs::~DropUnfinishedOutputs() {
+  TransactionTrace::instance().abandon();
+  SignalTrace::instance().abandon();
+}
+
 Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
+  // Output names first: a mistake there must not cost the user a model build to find out.
+  if (!opts.report_path.empty()) check_output_path("--report", opts.report_path);
+  if (!opts.trace_path.empty()) TransactionTrace::instance().open(opts.trace_path);
+  if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
   scenario_ = load_scenario(resolve_scenario(opts.scenario));
   auto& params = ParamRegistry::instance();
   for (const auto& [name, value] : scenario_.params.items()) {
@@ -48,25 +99,21 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   }
   for (const auto& s : opts.sets) params.set_from_assignment(s, opts.sets_source + " " + s);
   seed_ = opts.seed.value_or(scenario_.seed);
-  if (!opts.report_path.empty() && !std::ofstream(opts.report_path)) {
-    throw InputError(fmt::format("--report: cannot write '{}'", opts.report_path));
-  }
-  if (!opts.trace_path.empty()) TransactionTrace::instance().open(opts.trace_path);
-  if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
   time_limit_ns_ = ParamScope("sim").real("time_limit", 0, "ns",
                                           "stop the run at this simulated time (0: run until idle)",
                                           Range::between(0, 1e15));
   model_ = build_model(scenario_.machine, scenario_.workload, seed_);
   reaper_ = std::make_unique<ThreadReaper>("reaper");
+  interrupt_ = std::make_unique<RunInterrupt>();
+  test_hold_ = make_test_hold(*interrupt_);
   params.finalize();
 }
 
-Simulation::~Simulation() {
-  TransactionTrace::instance().close();
-  SignalTrace::instance().close();
-}
+Simulation::~Simulation() = default;
 
 int Simulation::run(std::ostream& out) {
+  TransactionTrace::instance().start();
+  interrupt_->arm();
   const auto wall0 = std::chrono::steady_clock::now();
   std::string kernel_error;
   try {
@@ -83,13 +130,14 @@ int Simulation::run(std::ostream& out) {
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const sc_core::sc_time end = sc_core::sc_time_stamp();
+  const int stop_signal = interrupt_->signal();
 
   auto& checks = CheckRegistry::instance();
   if (!kernel_error.empty()) {
     checks.fail("simulation kernel: no error or exception", "kernel", kernel_error);
   }
   Json unfinished = Json::array();
-  if (checks.ok()) {
+  if (checks.ok() && stop_signal == 0) {  // interrupted firmware is unfinished, not stuck
     for (const Core* c : model_->cores()) {
       if (c->has_firmware() && !c->finished()) {
         unfinished.push_back(fmt::format("{} ({})", c->name(), describe(c->state())));
@@ -102,8 +150,10 @@ int Simulation::run(std::ostream& out) {
                               unfinished.dump()));
     }
   }
-  TransactionTrace::instance().close();
-  SignalTrace::instance().close();
+  // Every output is attempted even if one fails; the failures are reported together.
+  InputProblems unwritten;
+  unwritten.attempt([] { TransactionTrace::instance().close(); });
+  unwritten.attempt([] { SignalTrace::instance().close(); });
   // Threads still suspended (firmware stopped early, engines waiting for work) are unwound so
   // their stacks release what they hold; the figures above were read before.
   reaper_->unwind();
@@ -119,7 +169,10 @@ int Simulation::run(std::ostream& out) {
       {"machine", scenario_.machine},
       {"workload", scenario_.workload},
       {"seed", seed_},
-      {"status", checks.ok() ? "passed" : "failed"},
+      {"status", stop_signal   ? "interrupted"
+                 : checks.ok() ? "passed"
+                               : "failed"},
+      {"interrupted", stop_signal != 0},
       {"simulated_time_ns", end.to_seconds() * 1e9},
       {"results", std::move(results)},
       {"checks", checks.to_json()},
@@ -131,12 +184,14 @@ int Simulation::run(std::ostream& out) {
         {"simulated_per_wall_second", wall > 0 ? end.to_seconds() / wall : 0.0},
         {"peak_rss_MiB", ru.ru_maxrss / 1024.0}}},
   };
+  if (stop_signal) report_["interrupted_by"] = signal_name(stop_signal);
   if (!opts_.report_path.empty()) {
-    std::ofstream f(opts_.report_path);
-    if (!f) throw InputError(fmt::format("--report: cannot write '{}'", opts_.report_path));
-    f << report_.dump(2) << "\n";
+    unwritten.attempt(
+        [&] { write_output_file("--report", opts_.report_path, report_.dump(2) + "\n"); });
   }
   if (!opts_.quiet) write_text_report(report_, out);
+  unwritten.throw_if_any();
+  if (stop_signal) return kInterruptedExit;
   return checks.ok() ? 0 : 1;
 }
 

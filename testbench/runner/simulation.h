@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "testbench/runner/model.h"
+#include "testbench/runner/run_interrupt.h"
 #include "testbench/runner/scenario_file.h"
 #include "tlm/kernel/kernel_setup.h"
 
@@ -23,27 +24,40 @@ struct RunOptions {
   bool quiet = false;
 };
 
+// Exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it).
+constexpr int kInterruptedExit = 130;
+
 class Simulation {
  public:
-  // Loads the scenario, applies overrides, opens traces, builds the model and checks every
-  // parameter. Throws InputError (exit code 2) on any bad input; nothing has run yet.
+  // Loads the scenario, applies overrides, prepares traces, builds the model and checks every
+  // parameter. Throws InputError (exit code 2) on any bad input; nothing has run, and no file
+  // has been created, truncated or removed.
   explicit Simulation(const RunOptions& opts);
   ~Simulation();
 
-  // Runs to completion; prints the report unless quiet. Returns 0, or 1 if a checker or
-  // firmware assertion failed or firmware never finished.
+  // Runs to completion, or until SIGINT or SIGTERM; writes the report and traces (each renamed
+  // into place once complete) and prints the report unless quiet. Returns 0; 1 if a checker or
+  // firmware assertion failed or firmware never finished; kInterruptedExit if interrupted (the
+  // report says "interrupted": true). Throws InputError naming any output it could not write.
   int run(std::ostream& out);
 
   const nlohmann::json& report() const { return report_; }
   const Scenario& scenario() const { return scenario_; }
 
  private:
+  // Outputs not finished by run() (bad input, an exception) are dropped: declared first, so
+  // it also acts when the constructor throws.
+  struct DropUnfinishedOutputs {
+    ~DropUnfinishedOutputs();
+  } drop_unfinished_outputs_;
   RunOptions opts_;
   Scenario scenario_;
   uint64_t seed_;
   double time_limit_ns_ = 0;
   std::unique_ptr<Model> model_;
   std::unique_ptr<ThreadReaper> reaper_;
+  std::unique_ptr<RunInterrupt> interrupt_;
+  std::unique_ptr<sc_core::sc_module> test_hold_;
   nlohmann::json report_;
 };
 

@@ -1,5 +1,8 @@
 #include "testbench/support/cli_run.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 
 namespace hs::testing {
 
@@ -33,6 +37,37 @@ std::string temp_path(const std::string& name) {
       fs::path(base ? base : "/tmp") / ("hybridsim_test_" + std::to_string(getpid()));
   fs::create_directories(dir);
   return (dir / name).string();
+}
+
+RunHold::RunHold(const std::string& name, double ns) : fifo(temp_path(name)) {
+  std::filesystem::remove(fifo);
+  if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo " + fifo + " failed");
+  env = "HYBRIDSIM_TEST_HOLD=" + std::to_string(ns) + ":" + fifo;
+}
+
+void RunHold::wait(int pid) const {
+  // Non-blocking, so that a run that dies before its hold fails the test instead of hanging
+  // it; the FIFO reports nothing until the run has written and closed its end.
+  const int fd = open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error("cannot open " + fifo);
+  std::string text;
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 100) > 0) {
+      char buf[64];
+      const ssize_t n = read(fd, buf, sizeof buf);
+      if (n > 0) text.append(buf, static_cast<size_t>(n));
+      if (n == 0 || text.find('\n') != std::string::npos) break;
+      continue;
+    }
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      close(fd);
+      throw std::runtime_error("the run ended before its hold, status " + std::to_string(status));
+    }
+  }
+  close(fd);
+  if (text != "held\n") throw std::runtime_error("the run did not hold: '" + text + "'");
 }
 
 std::string file_text(const std::string& path) {

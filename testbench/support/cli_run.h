@@ -19,6 +19,16 @@ CliResult hybridsim(const std::string& args);
 // tests as parallel processes); `name` inside it.
 std::string temp_path(const std::string& name);
 
+// Holds a run at a known point so that a test can signal it without racing it: a run started
+// with `env` in its environment (HYBRIDSIM_TEST_HOLD) stops at `ns` of simulated time, and
+// waits there until SIGINT or SIGTERM asks it to stop.
+struct RunHold {
+  RunHold(const std::string& name, double ns);  // makes the FIFO temp_path(name)
+  std::string fifo, env;
+  // Returns once the run (process `pid`) is held; throws if it ended instead.
+  void wait(int pid) const;
+};
+
 // A whole file as text ("" if it cannot be read).
 std::string file_text(const std::string& path);
 // Writes `text` to temp_path(name) and returns that path.

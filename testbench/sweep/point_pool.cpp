@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 
+#include "testbench/runner/simulation.h"
 #include "testbench/sweep/build_info.h"
 #include "testbench/sweep/external_command.h"
 #include "tlm/common/errors.h"
@@ -68,6 +69,7 @@ pid_t start_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& 
     args.push_back(a);
   }
   std::remove(store.report_path(p.key).c_str());  // a stale report must not pass for this run
+  store.mark_started(p.key);
   StartOptions options;
   options.env = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"};
   return start_logged(args, store.log_path(p.key), options);
@@ -141,7 +143,11 @@ void run_points(const SweepSpec& spec, const std::vector<SweepPoint>& points,
     if (pid < 0) throw ToolError("waitpid failed while running sweep points");
     const auto it = running.find(pid);
     if (it == running.end()) continue;  // not one of ours
-    const bool killed_by_stop = g_stop && WIFSIGNALED(ws);
+    // A point stopped with the sweep exits interrupted (or, stopped before its run began, by
+    // the signal): it is not recorded, so a rerun runs it.
+    const bool killed_by_stop =
+        g_stop &&
+        (WIFSIGNALED(ws) || (WIFEXITED(ws) && WEXITSTATUS(ws) == runner::kInterruptedExit));
     if (!killed_by_stop) {
       const double wall = std::chrono::duration<double>(Clock::now() - it->second.started).count();
       const PointRecord r = finish_point(spec, *it->second.point, store, ws, wall);

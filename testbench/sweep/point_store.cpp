@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "tlm/common/errors.h"
+#include "tlm/common/output_file.h"
 
 namespace hs::sweep {
 
@@ -56,8 +57,8 @@ std::string status_of_exit(int exit_code, bool signalled) {
   }
 }
 
-PointStore::PointStore(const std::string& sweep_dir)
-    : dir_((fs::path(sweep_dir) / "points").string()) {
+PointStore::PointStore(const std::string& sweep_dir, std::string attempt)
+    : dir_((fs::path(sweep_dir) / "points").string()), attempt_(std::move(attempt)) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) throw InputError(fmt::format("{}: cannot create directory: {}", dir_, ec.message()));
@@ -83,20 +84,22 @@ std::optional<PointRecord> PointStore::read(const std::string& key) const {
   }
 }
 
-bool PointStore::started_since(const std::string& key, std::filesystem::file_time_type t) const {
-  std::error_code ec;
-  const auto written = std::filesystem::last_write_time(log_path(key), ec);
-  return !ec && written >= t;
+std::string PointStore::started_path(const std::string& key) const {
+  return fmt::format("{}/{}.started", dir_, key);
+}
+
+void PointStore::mark_started(const std::string& key) const {
+  if (!attempt_.empty()) write_output_file("point start", started_path(key), attempt_ + "\n");
+}
+
+bool PointStore::started_by(const std::string& key, const std::string& attempt) const {
+  std::ifstream in(started_path(key));
+  std::string who;
+  return std::getline(in, who) && who == attempt;
 }
 
 void PointStore::write(const PointRecord& record) const {
-  const std::string path = record_path(record.key), tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << record.to_json().dump(1) << "\n";
-    if (!out) throw InputError(fmt::format("{}: cannot write point record", tmp));
-  }
-  std::rename(tmp.c_str(), path.c_str());
+  write_output_file("point record", record_path(record.key), record.to_json().dump(1) + "\n");
 }
 
 std::optional<Json> PointStore::read_report(const std::string& key) const {

@@ -4,7 +4,6 @@
 // local runs and Slurm array tasks can fill one directory.
 #pragma once
 #include <cstdint>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,20 +32,28 @@ std::string status_of_exit(int exit_code, bool signalled);
 
 class PointStore {
  public:
-  explicit PointStore(const std::string& sweep_dir);
+  // `attempt` names who starts points through this store (a Slurm submission), so that its
+  // progress can tell the points it started from an earlier attempt's; "" for none.
+  explicit PointStore(const std::string& sweep_dir, std::string attempt = "");
   const std::string& dir() const { return dir_; }
   std::string record_path(const std::string& key) const;
   std::string report_path(const std::string& key) const;
   std::string log_path(const std::string& key) const;
 
   std::optional<PointRecord> read(const std::string& key) const;
-  // Whether the point's latest run began at or after `t`: a run creates its log afresh.
-  bool started_since(const std::string& key, std::filesystem::file_time_type t) const;
+  std::string started_path(const std::string& key) const;
+
+  // Records that this store's attempt is starting the point (nothing without an attempt).
+  void mark_started(const std::string& key) const;
+  // Whether the point's latest start was by `attempt`. An explicit mark, not file times: an
+  // earlier attempt's log may be as recent as the clock can tell.
+  bool started_by(const std::string& key, const std::string& attempt) const;
   void write(const PointRecord& record) const;
   std::optional<nlohmann::json> read_report(const std::string& key) const;
 
  private:
   std::string dir_;  // DIR/points
+  std::string attempt_;
 };
 
 }  // namespace hs::sweep

@@ -217,13 +217,12 @@ void wait_for_slurm(const SlurmJob& job, const PointStore& store, size_t total, 
       }
     }
   };
-  // Points in flight: not recorded yet, but started (their log written afresh) since this
-  // submission's task list was written. Counted only while some array task runs.
-  std::error_code ec;
-  const auto submitted = fs::last_write_time(job.submit_dir + "/tasks.json", ec);
+  // Points in flight: not recorded yet, but started by this submission's array tasks.
+  // Counted only while some array task runs.
+  const std::string attempt = fs::path(job.submit_dir).filename().string();
   auto running_points = [&] {
     size_t n = 0;
-    for (const auto& [key, _] : open) n += !ec && store.started_since(key, submitted);
+    for (const auto& [key, _] : open) n += store.started_by(key, attempt);
     return n;
   };
   scan();
@@ -288,7 +287,8 @@ int run_slurm_task(const std::string& tasks_file, size_t task, const std::string
   }
   const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
   const int jobs = cpus ? std::max(1, std::atoi(cpus)) : 1;
-  const PointStore store(dir);
+  // The submission folder names the attempt, for the submitter's count of running points.
+  const PointStore store(dir, fs::path(tasks_file).parent_path().filename().string());
   std::printf("hybridsim sweep-task %zu: %zu points, %d at a time, on %s\n", task, mine.size(),
               jobs, host_name().c_str());
   size_t reported = 0;

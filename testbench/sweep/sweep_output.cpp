@@ -8,6 +8,7 @@
 #include "testbench/sweep/build_info.h"
 #include "testbench/sweep/csv.h"
 #include "tlm/common/errors.h"
+#include "tlm/common/output_file.h"
 
 namespace hs::sweep {
 
@@ -25,21 +26,12 @@ std::string utc_now() {
   return buf;
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw InputError(fmt::format("{}: cannot write", tmp));
-  }
-  fs::rename(tmp, path);
-}
-
 }  // namespace
 
 void save_sweep(const SweepSpec& spec, const std::string& dir) {
   fs::create_directories(dir);
-  write_atomically((fs::path(dir) / "sweep.json").string(), spec.to_json().dump(1) + "\n");
+  write_output_file("sweep", (fs::path(dir) / "sweep.json").string(),
+                    spec.to_json().dump(1) + "\n");
 }
 
 SweepSpec load_saved_sweep(const std::string& dir) {
@@ -131,8 +123,8 @@ ResultsSummary write_results(const SweepSpec& spec, const std::vector<SweepPoint
         {"failed", summary.failed},
         {"missing", summary.missing}}},
       {"points", rows}};
-  write_atomically((fs::path(dir) / "results.csv").string(), csv);
-  write_atomically((fs::path(dir) / "results.json").string(), meta.dump(1) + "\n");
+  write_output_file("results", (fs::path(dir) / "results.csv").string(), csv);
+  write_output_file("results", (fs::path(dir) / "results.json").string(), meta.dump(1) + "\n");
   return summary;
 }
 

@@ -1,6 +1,7 @@
 // The hybridsim command line, run as a user would: exit codes, messages, reports,
 // determinism, traces.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include "testbench/support/cli_run.h"
+#include "testbench/sweep/external_command.h"
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
@@ -131,6 +134,7 @@ TEST(Cli, SameSeedGivesIdenticalReports) {
   jb.erase("run");
   EXPECT_EQ(ja, jb);
   EXPECT_EQ(ja["seed"], 7);
+  EXPECT_EQ(ja["interrupted"], false);
 }
 
 TEST(Cli, ParamsListsEveryParameterWithDescription) {
@@ -155,4 +159,136 @@ TEST(Cli, TracesAreWrittenWhenAsked) {
   std::string text((std::istreambuf_iterator<char>(v)), {});
   EXPECT_NE(text.find("$enddefinitions"), std::string::npos);
   EXPECT_NE(text.find("delivered_bytes"), std::string::npos);
+}
+
+namespace {
+
+// Runs `hybridsim ARGS` with its standard output sent to `stdout_to`, and returns what it
+// wrote to standard error.
+hs::testing::CliResult hybridsim_stdout_to(const std::string& args, const std::string& stdout_to) {
+  const std::string cmd = hs::testing::hybridsim_bin() + " " + args + " 2>&1 >" + stdout_to;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {-1, "popen failed"};
+  std::string err;
+  std::array<char, 4096> buf{};
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) err.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, err};
+}
+
+// The names in `dir`, to see that a run left nothing behind (no temporary files).
+std::set<std::string> names_in(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+}  // namespace
+
+TEST(Cli, ExistingOutputFilesSurviveBadArguments) {
+  const std::string dir = tmp("keep");
+  fs::create_directories(dir);
+  const std::string report = dir + "/old.json", trace = dir + "/old_trace.json",
+                    vcd = dir + "/old.vcd";
+  for (const auto& f : {report, trace, vcd}) std::ofstream(f) << "precious " << f << "\n";
+  const auto before = names_in(dir);
+  const std::string outputs = " --report " + report + " --trace " + trace + " --vcd " + vcd;
+  for (const std::string bad :
+       {"--set nosuch=1", "--set node0.pcie0.lanes=5", "--seed -1", "--set justaname"}) {
+    auto r = hybridsim("run default" + outputs + " " + bad);
+    EXPECT_EQ(r.code, 2) << bad << "\n" << r.output;
+    for (const auto& f : {report, trace, vcd}) {
+      EXPECT_EQ(hs::testing::file_text(f), "precious " + f + "\n") << bad;
+    }
+    EXPECT_EQ(names_in(dir), before) << bad;
+  }
+}
+
+TEST(Cli, AVcdNameWithoutTheVcdExtensionIsRefusedAndTheFileKept) {
+  const std::string notes = tmp("notes.txt");
+  std::ofstream(notes) << "my notes\n";
+  auto r = hybridsim("run default --quiet --vcd " + notes);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("--vcd: file name must end in .vcd, got '" + notes + "'"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(hs::testing::file_text(notes), "my notes\n");
+}
+
+TEST(Cli, OutputsThatCannotBeWrittenFailWithAMessageNamingTheFile) {
+  for (const std::string option : {"--report", "--trace"}) {
+    auto r = hybridsim("run default --quiet " + option + " /dev/full");
+    EXPECT_EQ(r.code, 2) << option << "\n" << r.output;
+    EXPECT_NE(r.output.find(option + ": cannot write '/dev/full': No space left on device"),
+              std::string::npos)
+        << r.output;
+  }
+  // No --vcd /dev/full: the name lacks .vcd, and a build with the old probe would delete the
+  // device itself.
+  // The text report on standard output.
+  auto r = hybridsim_stdout_to("run default", "/dev/full");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("cannot write the report to standard output (/dev/full): No space left "
+                          "on device"),
+            std::string::npos)
+      << r.output;
+  // Devices that take what they are given are written in place.
+  r = hybridsim("run default --report /dev/null --trace /dev/null");
+  EXPECT_EQ(r.code, 0) << r.output;
+}
+
+TEST(Cli, AReplacedReportKeepsItsPermissionsAndALinkKeepsPointingAtIt) {
+  const std::string dir = tmp("replace");
+  fs::create_directories(dir + "/elsewhere");
+  const std::string report = dir + "/r.json", target = dir + "/elsewhere/t.json",
+                    link = dir + "/link.json";
+  std::ofstream(report) << "old\n";
+  fs::permissions(report, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  std::ofstream(target) << "old\n";
+  fs::create_symlink(target, link);
+  ASSERT_EQ(hybridsim("run default --quiet --report " + report + " --trace " + link).code, 0);
+  EXPECT_EQ(read_json(report)["status"], "passed");
+  EXPECT_EQ(fs::status(report).permissions(),
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(read_json(target).contains("traceEvents"));
+  EXPECT_EQ(names_in(dir), (std::set<std::string>{"elsewhere", "link.json", "r.json"}));
+  EXPECT_EQ(names_in(dir + "/elsewhere"), (std::set<std::string>{"t.json"}));
+}
+
+TEST(Cli, AnInterruptedRunWritesAMarkedReportValidTracesAndExits130) {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    const std::string dir = tmp("interrupted_" + name);
+    fs::create_directories(dir);
+    const std::string report = dir + "/r.json", trace = dir + "/t.json", vcd = dir + "/v.vcd",
+                      log = tmp("interrupted_" + name + ".log");
+    // Held at 5 us of simulated time, well before the default scenario's end.
+    const hs::testing::RunHold hold("hold_" + name, 5000);
+    hs::sweep::StartOptions options;
+    options.env = {hold.env};
+    const pid_t pid = hs::sweep::start_logged({hs::testing::hybridsim_bin(), "run", "default",
+                                               "--report", report, "--trace", trace, "--vcd", vcd},
+                                              log, options);
+    hold.wait(pid);
+    kill(pid, sig);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    const std::string text = hs::testing::file_text(log);
+    ASSERT_TRUE(WIFEXITED(status)) << name << "\n" << text;
+    EXPECT_EQ(WEXITSTATUS(status), 130) << text;
+    EXPECT_NE(text.find("Interrupted by " + name + " at 5.000 us"), std::string::npos) << text;
+    const Json r = read_json(report);
+    EXPECT_EQ(r["interrupted"], true);
+    EXPECT_EQ(r["interrupted_by"], name);
+    EXPECT_EQ(r["status"], "interrupted");
+    EXPECT_EQ(r["simulated_time_ns"], 5000.0);
+    EXPECT_TRUE(r["checks"]["passed"].get<bool>()) << "an interrupted run is not a deadlock";
+    const Json t = read_json(trace);  // throws unless the JSON is complete
+    size_t spans = 0;
+    for (const auto& e : t["traceEvents"]) spans += e["ph"] == "X" ? 1 : 0;
+    EXPECT_GT(spans, 0u);
+    EXPECT_NE(hs::testing::file_text(vcd).find("$enddefinitions"), std::string::npos);
+    EXPECT_EQ(names_in(dir), (std::set<std::string>{"r.json", "t.json", "v.vcd"}));
+  }
 }

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <thread>
 
 #include "testbench/sweep/csv.h"
 #include "testbench/sweep/point_store.h"
@@ -283,27 +282,24 @@ TEST(Sweep, TheProgressLineCountsPointsAndTellsTheTimeToGo) {
   EXPECT_NE(lines[10].find(" elapsed"), std::string::npos) << lines[10];
 }
 
-TEST(Sweep, APointHasStartedSinceASubmissionOnlyIfItsLogIsNewer) {
-  // The Slurm backend's progress counts a job's running points this way: a run truncates its
-  // point's log when it starts, so a log older than the submission is an earlier attempt's.
+TEST(Sweep, APointCountsAsStartedByASubmissionOnlyIfThatSubmissionStartedIt) {
+  // The Slurm backend's progress counts a job's running points this way: each array task
+  // marks the points it starts with its submission, so an earlier attempt's run never counts.
   namespace fs = std::filesystem;
   const fs::path dir = ::testing::TempDir() + "sweep_started_" + std::to_string(getpid());
   fs::remove_all(dir);
-  const hs::sweep::PointStore store(dir.string());
-  const fs::path marker = dir / "tasks.json";
-  auto touch = [](const fs::path& f) { std::ofstream(f) << "x"; };
-  auto tick = [] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); };
+  const hs::sweep::PointStore first(dir.string(), "submit-1"), second(dir.string(), "submit-2");
+  const hs::sweep::PointStore local(dir.string());
 
-  touch(store.log_path("earlier"));  // a failed attempt from before this submission
-  tick();
-  touch(marker);
-  const auto submitted = fs::last_write_time(marker);
-  tick();
-  touch(store.log_path("started"));
-  EXPECT_TRUE(store.started_since("started", submitted));
-  EXPECT_FALSE(store.started_since("earlier", submitted));
-  EXPECT_FALSE(store.started_since("never", submitted));
-  touch(store.log_path("earlier"));  // rerun by this submission
-  EXPECT_TRUE(store.started_since("earlier", submitted));
+  first.mark_started("earlier");  // a failed attempt from before this submission
+  second.mark_started("started");
+  local.mark_started("never");  // a local run marks nothing
+  EXPECT_TRUE(second.started_by("started", "submit-2"));
+  EXPECT_FALSE(second.started_by("earlier", "submit-2"));
+  EXPECT_TRUE(second.started_by("earlier", "submit-1"));
+  EXPECT_FALSE(second.started_by("never", "submit-2"));
+  EXPECT_FALSE(fs::exists(second.started_path("never")));
+  second.mark_started("earlier");  // rerun by this submission
+  EXPECT_TRUE(second.started_by("earlier", "submit-2"));
   fs::remove_all(dir);
 }

@@ -1,10 +1,6 @@
 #include "tlm/trace/transaction_trace.h"
 
 #include <fmt/format.h>
-#include <cerrno>
-#include <cstring>
-
-#include "tlm/common/errors.h"
 
 namespace hs {
 
@@ -21,70 +17,84 @@ TransactionTrace& TransactionTrace::instance() {
 }
 
 TransactionTrace::~TransactionTrace() {
-  close();
+  abandon();
 }
 
 void TransactionTrace::open(const std::string& path) {
-  close();
-  file_ = std::fopen(path.c_str(), "w");
-  if (!file_) {
-    throw InputError(fmt::format("--trace: cannot write '{}': {}", path, std::strerror(errno)));
-  }
-  std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", file_);
-  std::fputs(R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"hybridsim"}})", file_);
+  abandon();
+  check_output_path("--trace", path);
+  path_ = path;
+  enabled_ = true;
+  next_track_ = 1;
+  held_ = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  held_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"hybridsim"}})";
+}
+
+void TransactionTrace::start() {
+  if (!enabled_ || file_) return;
+  file_ = std::make_unique<OutputFile>("--trace", path_);
+  file_->write(held_);
+  held_.clear();
+  held_.shrink_to_fit();
 }
 
 void TransactionTrace::close() {
-  if (!file_) return;
-  std::fputs("\n]}\n", file_);
-  std::fclose(file_);
-  file_ = nullptr;
+  if (!enabled_) return;
+  start();
+  file_->write("\n]}\n");
+  enabled_ = false;
+  const auto file = std::move(file_);
+  file->commit();
 }
 
-void TransactionTrace::write_prefix() {
-  std::fputs(",\n", file_);
+void TransactionTrace::abandon() {
+  enabled_ = false;
+  file_.reset();
+  held_.clear();
+}
+
+void TransactionTrace::event(const std::string& json) {
+  if (file_) {
+    file_->write(",\n");
+    file_->write(json);
+  } else {
+    held_ += ",\n" + json;
+  }
 }
 
 int TransactionTrace::track(const std::string& name) {
-  if (!file_) return -1;
+  if (!enabled_) return -1;
   int id = next_track_++;
-  write_prefix();
-  std::fprintf(file_, R"({"name":"thread_name","ph":"M","pid":1,"tid":%d,"args":{"name":"%s"}})",
-               id, name.c_str());
-  write_prefix();
-  std::fprintf(file_,
-               R"({"name":"thread_sort_index","ph":"M","pid":1,"tid":%d,"args":{"sort_index":%d}})",
-               id, id);
+  event(fmt::format(R"({{"name":"thread_name","ph":"M","pid":1,"tid":{},"args":{{"name":"{}"}}}})",
+                    id, name));
+  event(fmt::format(
+      R"({{"name":"thread_sort_index","ph":"M","pid":1,"tid":{},"args":{{"sort_index":{}}}}})", id,
+      id));
   return id;
 }
 
 void TransactionTrace::span(int track, const char* name, const sc_core::sc_time& start,
                             const sc_core::sc_time& end, const nlohmann::json* args) {
-  if (!file_ || track < 0) return;
-  write_prefix();
-  std::fprintf(file_, R"({"name":"%s","ph":"X","pid":1,"tid":%d,"ts":%.6f,"dur":%.6f)", name, track,
-               to_us(start), to_us(end - start));
-  if (args) std::fprintf(file_, ",\"args\":%s", args->dump().c_str());
-  std::fputc('}', file_);
+  if (!enabled_ || track < 0) return;
+  std::string e = fmt::format(R"({{"name":"{}","ph":"X","pid":1,"tid":{},"ts":{:.6f},"dur":{:.6f})",
+                              name, track, to_us(start), to_us(end - start));
+  if (args) e += ",\"args\":" + args->dump();
+  event(e + "}");
 }
 
 void TransactionTrace::async_span(int track, const char* name, uint64_t id,
                                   const sc_core::sc_time& start, const sc_core::sc_time& end) {
-  if (!file_ || track < 0) return;
-  write_prefix();
-  std::fprintf(file_,
-               R"({"name":"%s","cat":"txn","ph":"b","id":%llu,"pid":1,"tid":%d,"ts":%.6f},)"
-               "\n"
-               R"({"name":"%s","cat":"txn","ph":"e","id":%llu,"pid":1,"tid":%d,"ts":%.6f})",
-               name, static_cast<unsigned long long>(id), track, to_us(start), name,
-               static_cast<unsigned long long>(id), track, to_us(end));
+  if (!enabled_ || track < 0) return;
+  event(fmt::format(R"({{"name":"{}","cat":"txn","ph":"b","id":{},"pid":1,"tid":{},"ts":{:.6f}}},)"
+                    "\n"
+                    R"({{"name":"{}","cat":"txn","ph":"e","id":{},"pid":1,"tid":{},"ts":{:.6f}}})",
+                    name, id, track, to_us(start), name, id, track, to_us(end)));
 }
 
 void TransactionTrace::instant(int track, const char* name, const sc_core::sc_time& at) {
-  if (!file_ || track < 0) return;
-  write_prefix();
-  std::fprintf(file_, R"({"name":"%s","ph":"i","s":"t","pid":1,"tid":%d,"ts":%.6f})", name, track,
-               to_us(at));
+  if (!enabled_ || track < 0) return;
+  event(fmt::format(R"({{"name":"{}","ph":"i","s":"t","pid":1,"tid":{},"ts":{:.6f}}})", name, track,
+                    to_us(at)));
 }
 
 }  // namespace hs

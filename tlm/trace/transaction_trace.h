@@ -3,10 +3,12 @@
 // When no trace file is open every call is a cheap no-op.
 #pragma once
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <systemc>
+
+#include "tlm/common/output_file.h"
 
 namespace hs {
 
@@ -15,10 +17,16 @@ class TransactionTrace {
   static TransactionTrace& instance();
   ~TransactionTrace();
 
-  // Opens the output file; throws InputError if it cannot be written.
+  // Turns tracing on; throws InputError if `path` cannot be written. No file is created yet:
+  // what elaboration traces is held until start(), so bad input found meanwhile leaves no file.
   void open(const std::string& path);
+  // Creates the file (beside `path`, renamed into place by close()) and writes what is held.
+  void start();
+  // Ends the JSON and moves the file into place; throws InputError naming it if a write failed.
   void close();
-  bool enabled() const { return file_ != nullptr; }
+  // Drops the trace: nothing is written, an existing file at the path is left as it was.
+  void abandon();
+  bool enabled() const { return enabled_; }
 
   // A track (shown as a thread row). Returns -1 when tracing is off.
   int track(const std::string& name);
@@ -31,8 +39,10 @@ class TransactionTrace {
   void instant(int track, const char* name, const sc_core::sc_time& at);
 
  private:
-  void write_prefix();
-  std::FILE* file_ = nullptr;
+  void event(const std::string& json);
+  bool enabled_ = false;
+  std::string path_, held_;
+  std::unique_ptr<OutputFile> file_;
   int next_track_ = 1;
 };
 
