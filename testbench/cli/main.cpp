@@ -85,9 +85,15 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--seed", seed, "random seed (overrides the scenario's)")
       ->check(CLI::Validator(
           [](std::string& v) {
-            return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
-                       ? std::string()
-                       : "--seed must be a non-negative integer, got '" + v + "'";
+            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
+              return "--seed must be a non-negative integer, got '" + v + "'";
+            }
+            // Above 2^64 - 1 the conversion would saturate silently: refuse instead.
+            const std::string digits = v.substr(std::min(v.find_first_not_of('0'), v.size()));
+            const std::string max = "18446744073709551615";
+            const bool fits =
+                digits.size() < max.size() || (digits.size() == max.size() && digits <= max);
+            return fits ? std::string() : "--seed " + v + " is above the largest seed, " + max;
           },
           "UINT"));
   run->add_option("--report", ro.report_path, "write the full report as JSON");
