@@ -81,7 +81,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", ro.sets,
                   "override a parameter: name=value (repeatable; '*' matches any run)")
       ->type_name("NAME=VALUE");
-  std::optional<uint64_t> seed;
+  // Kept as text and converted in base 10 below: CLI11 would read a leading 0 as octal.
+  std::string seed;
   run->add_option("--seed", seed, "random seed (overrides the scenario's)")
       ->check(CLI::Validator(
           [](std::string& v) {
@@ -122,7 +123,7 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     if (*run) {
-      ro.seed = seed;
+      if (!seed.empty()) ro.seed = std::stoull(seed, nullptr, 10);  // checked above
       hs::runner::Simulation sim(ro);
       return sim.run(std::cout);
     }

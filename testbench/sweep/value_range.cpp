@@ -25,7 +25,10 @@ double number(const Json& range, const char* key, const std::string& where) {
 size_t checked_count(double n, const std::string& where) {
   if (!(n >= 1) || n > static_cast<double>(kMaxAxisValues)) {
     throw InputError(fmt::format("{}: the range gives {} values (1 to {} allowed)", where,
-                                 n >= 1 ? fmt::format("{:.0f}", n) : "no", kMaxAxisValues));
+                                 !(n >= 1)  ? std::string("no")
+                                 : n < 1e15 ? fmt::format("{:.0f}", n)
+                                            : fmt::format("{:.3g}", n),
+                                 kMaxAxisValues));
   }
   return static_cast<size_t>(n);
 }
