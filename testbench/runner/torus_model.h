@@ -33,7 +33,8 @@ class TorusModel : public Model {
 int node_at_distance(const torus::TorusShape& s, int hops);
 
 // Refuses before the run (InputError naming the parameter) DMA engines with fewer injection
-// or reception FIFOs than `who` programs.
+// or reception FIFOs than `who` programs, and, when it receives by memory FIFO, packets whose
+// payload would not fit a reception FIFO slot.
 void require_dma_fifos(TorusModel& m, int injection, int reception, const std::string& who);
 
 void install_torus_pingpong(TorusModel& m, uint64_t seed);

@@ -131,6 +131,8 @@ TEST(Cli, MemoriesAndFifosTooSmallForTheWorkloadAreRefusedBeforeTheRun) {
        "parameter 'torus.node.dma.injection_fifos' = 1: the messaging layer programs 3"},
       {"torus_ami --set torus.node.dram.size=1GiB",
        "parameter 'torus.node.dram.size' = 1073741824 B"},
+      {"torus_ami --set torus.network.header_bytes=8",
+       "parameter 'torus.network.header_bytes' = 8: packets then carry up to 248 B"},
       {"default --set node0.acc0.spe7.local_store.size=4096",
        "parameter 'node0.acc0.spe7.local_store.size' = 4096 B"},
       {"default --set node0.host.dram.size=64MiB", "parameter 'node0.host.dram.size' = 67108864 B"},

@@ -4,6 +4,7 @@
 #include <memory>
 #include <random>
 
+#include "hw/torus/dma/torus_dma_interface.h"
 #include "sw/apps/torus_pingpong.h"
 #include "testbench/runner/torus_model.h"
 #include "tlm/check/checker.h"
@@ -34,6 +35,16 @@ void require_dma_fifos(TorusModel& m, int injection, int reception, const std::s
   if (dma.reception_fifos < reception) {
     throw InputError(fmt::format("parameter 'torus.node.dma.reception_fifos' = {}: {} programs {}",
                                  dma.reception_fifos, who, reception));
+  }
+  // A memory-FIFO packet lands in one reception FIFO slot behind its entry header.
+  const auto& net = m.machine.network->config();
+  constexpr uint32_t kSlotPayload = torus::dma::kFifoSlot - sizeof(torus::dma::FifoEntryHeader);
+  if (reception > 0 && net.max_payload() > kSlotPayload) {
+    throw InputError(fmt::format(
+        "parameter 'torus.network.header_bytes' = {}: packets then carry up to {} B, more than "
+        "the {} B a reception FIFO slot holds behind its entry header, and {} receives by "
+        "memory FIFO",
+        net.header_bytes, net.max_payload(), kSlotPayload, who));
   }
 }
 
