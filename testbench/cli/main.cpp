@@ -100,13 +100,20 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", ro.sets,
                   "override a parameter: name=value (repeatable; '*' matches any run)")
       ->type_name("NAME=VALUE");
-  std::optional<uint64_t> seed;
+  // Kept as text and converted in base 10 below: CLI11 would read a leading 0 as octal.
+  std::string seed;
   run->add_option("--seed", seed, "random seed (overrides the scenario's)")
       ->check(CLI::Validator(
           [](std::string& v) {
-            return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
-                       ? std::string()
-                       : "--seed must be a non-negative integer, got '" + v + "'";
+            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
+              return "--seed must be a non-negative integer, got '" + v + "'";
+            }
+            // Above 2^64 - 1 the conversion would saturate silently: refuse instead.
+            const std::string digits = v.substr(std::min(v.find_first_not_of('0'), v.size()));
+            const std::string max = "18446744073709551615";
+            const bool fits =
+                digits.size() < max.size() || (digits.size() == max.size() && digits <= max);
+            return fits ? std::string() : "--seed " + v + " is above the largest seed, " + max;
           },
           "UINT"));
   run->add_option("--report", ro.report_path, "write the full report as JSON");
@@ -135,7 +142,7 @@ int sc_main(int argc, char* argv[]) {
 
   try {
     if (*run) {
-      ro.seed = seed;
+      if (!seed.empty()) ro.seed = std::stoull(seed, nullptr, 10);  // checked above
       hs::runner::Simulation sim(ro);
       const int rc = sim.run(std::cout);
       check_standard_output();

@@ -54,6 +54,18 @@ void arm_no_remote_reads_checker(hybrid::HybridNode& node) {
 
 }  // namespace
 
+void require_slmpm_regions(const HybridModel& m, int accelerators) {
+  namespace shm = fw::slmpm::shm;
+  for (int a = 0; a < accelerators; ++a) {
+    m.node.host->dram->require(shm::host_region(a) + shm::kHostRegionStride,
+                               fmt::format("the SLMPM's shared memory for accelerator {} at {:#x}",
+                                           a, shm::host_region(a)));
+    m.node.accelerators[static_cast<size_t>(a)]->dram->require(
+        shm::kAccRegion + shm::kHostRegionStride,
+        fmt::format("the SLMPM's shared memory at {:#x}", shm::kAccRegion));
+  }
+}
+
 HybridModel::HybridModel() : node("node0") {
   arm_no_remote_reads_checker(node);
 }

@@ -24,8 +24,14 @@ class HybridModel : public Model {
   std::function<nlohmann::json()> results;  // set by the workload
 };
 
+// Refuses before the run (InputError naming the size parameter) memories too small for the
+// SLMPM's shared-memory regions of accelerators [0, accelerators): a region per accelerator
+// in host DRAM and one in each accelerator's DRAM (sw/slmpm/shared_memory.h).
+void require_slmpm_regions(const HybridModel& m, int accelerators);
+
 // Each declares its workload.* parameters, installs firmware on the node's cores, and sets
-// `results` (with any post-run checks). Bad workload parameters throw InputError.
+// `results` (with any post-run checks). Bad workload parameters, and memories too small for
+// what the workload places in them, throw InputError.
 void install_hybrid_demo(HybridModel& m, uint64_t seed);
 void install_pcie_stream(HybridModel& m, uint64_t seed);
 void install_mirrored_counters(HybridModel& m, uint64_t seed);

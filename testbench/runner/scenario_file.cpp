@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
+#include <vector>
 
 #include "tlm/common/errors.h"
+#include "tlm/params/json_input.h"
 
 #ifndef HYBRIDSIM_SCENARIO_DIR
 #error "HYBRIDSIM_SCENARIO_DIR must point at testbench/scenarios"
@@ -25,27 +28,64 @@ int line_of_offset(const std::string& text, size_t offset) {
          static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
 }
 
-// Line of the first occurrence of "key" used as an object key at or after `from`.
-size_t find_key(const std::string& text, const std::string& key, size_t from) {
-  const std::string quoted = "\"" + key + "\"";
-  for (size_t pos = text.find(quoted, from); pos != std::string::npos;
-       pos = text.find(quoted, pos + 1)) {
-    size_t after = text.find_first_not_of(" \t\r\n", pos + quoted.size());
-    if (after != std::string::npos && text[after] == ':') return pos;
+// Where object keys and lines are in the file's text, indexed once so that locating every
+// parameter stays linear in the file's size however many parameters it sets.
+class TextIndex {
+ public:
+  explicit TextIndex(const std::string& text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') newlines_.push_back(i);
+      if (text[i] != '"') continue;
+      size_t j = i + 1;  // the closing quote, past escaped characters
+      while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+      if (j >= text.size()) break;
+      const size_t after = text.find_first_not_of(" \t\r\n", j + 1);
+      if (after != std::string::npos && text[after] == ':') {
+        keys_[text.substr(i + 1, j - i - 1)].push_back(i);
+      }
+      i = j;  // a JSON string holds no raw newline
+    }
   }
-  return std::string::npos;
-}
+  // The first occurrence of "key" used as an object key at or after `from`, or npos.
+  size_t find_key(const std::string& key, size_t from) const {
+    const auto it = keys_.find(key);
+    if (it == keys_.end()) return std::string::npos;
+    const auto at = std::lower_bound(it->second.begin(), it->second.end(), from);
+    return at == it->second.end() ? std::string::npos : *at;
+  }
+  int line_of_offset(size_t offset) const {
+    return 1 + static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(), offset) -
+                                newlines_.begin());
+  }
 
-void flatten(const Json& obj, const std::string& prefix, const std::string& text, size_t from,
+ private:
+  std::unordered_map<std::string, std::vector<size_t>> keys_;
+  std::vector<size_t> newlines_;
+};
+
+void flatten(const Json& obj, const std::string& prefix, const TextIndex& text, size_t from,
              Scenario& s) {
   for (const auto& [key, value] : obj.items()) {
     const std::string name = prefix.empty() ? key : prefix + "." + key;
-    size_t pos = find_key(text, key, from);
+    size_t pos = text.find_key(key, from);
     if (value.is_object()) {
+      if (value.empty()) {
+        throw InputError(
+            fmt::format("{}:{}: params.{} is an empty object: it sets no parameter", s.path,
+                        pos == std::string::npos ? 0 : text.line_of_offset(pos), name));
+      }
       flatten(value, name, text, pos == std::string::npos ? from : pos, s);
     } else {
+      const int line = pos == std::string::npos ? 0 : text.line_of_offset(pos);
+      // The same parameter written flat ("a.b") and nested ({"a": {"b"}}): one value must not
+      // silently win over the other.
+      if (s.params.contains(name) && s.params[name] != value) {
+        throw InputError(fmt::format("{}:{}: parameter '{}' is given twice, as {} (line {}) and {}",
+                                     s.path, line, name, s.params[name].dump(),
+                                     s.param_lines[name].get<int>(), value.dump()));
+      }
       s.params[name] = value;
-      s.param_lines[name] = pos == std::string::npos ? 0 : line_of_offset(text, pos);
+      s.param_lines[name] = line;
     }
   }
 }
@@ -62,10 +102,16 @@ std::vector<std::string> builtin_scenarios() {
 }
 
 std::string resolve_scenario(const std::string& name_or_path) {
-  if (fs::is_regular_file(name_or_path)) return name_or_path;
+  // error_code forms: a name the file system refuses (too long, say) is simply not found.
+  std::error_code ec;
+  if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
   const fs::path builtin = fs::path(HYBRIDSIM_SCENARIO_DIR) / (name_or_path + ".json");
-  if (name_or_path.find('/') == std::string::npos && fs::is_regular_file(builtin)) {
+  if (name_or_path.find('/') == std::string::npos && fs::is_regular_file(builtin, ec)) {
     return builtin.string();
+  }
+  if (fs::is_directory(name_or_path, ec)) {
+    throw InputError(
+        fmt::format("scenario '{}' is a directory, not a scenario file", name_or_path));
   }
   std::string known;
   for (const auto& n : builtin_scenarios()) known += (known.empty() ? "" : ", ") + n;
@@ -79,6 +125,7 @@ Scenario load_scenario(const std::string& path) {
   std::stringstream buf;
   buf << in.rdbuf();
   const std::string text = buf.str();
+  check_json_input(text, path);
   Json j;
   try {
     j = Json::parse(text);
@@ -91,9 +138,10 @@ Scenario load_scenario(const std::string& path) {
     throw InputError(
         fmt::format("{}:{}:{}: malformed JSON: {}", path, line_of_offset(text, at), col, what));
   }
+  const TextIndex index(text);
   auto where = [&](const std::string& key) {
-    size_t pos = find_key(text, key, 0);
-    return fmt::format("{}:{}", path, pos == std::string::npos ? 1 : line_of_offset(text, pos));
+    size_t pos = index.find_key(key, 0);
+    return fmt::format("{}:{}", path, pos == std::string::npos ? 1 : index.line_of_offset(pos));
   };
   if (!j.is_object()) throw InputError(fmt::format("{}:1: a scenario must be a JSON object", path));
   Scenario s;
@@ -134,8 +182,8 @@ Scenario load_scenario(const std::string& path) {
       throw InputError(
           fmt::format("{}: field 'params' must be an object of name: value", where("params")));
     }
-    size_t from = find_key(text, "params", 0);
-    flatten(j["params"], "", text, from == std::string::npos ? 0 : from, s);
+    size_t from = index.find_key("params", 0);
+    flatten(j["params"], "", index, from == std::string::npos ? 0 : from, s);
   }
   return s;
 }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "hw/torus/node/torus_machine.h"
@@ -30,6 +31,11 @@ class TorusModel : public Model {
 // The node `hops` links from node 0: along +x as far as is minimal, then +y, then +z (-1:
 // farther than the machine's diameter).
 int node_at_distance(const torus::TorusShape& s, int hops);
+
+// Refuses before the run (InputError naming the parameter) DMA engines with fewer injection
+// or reception FIFOs than `who` programs, and, when it receives by memory FIFO, packets whose
+// payload would not fit a reception FIFO slot.
+void require_dma_fifos(TorusModel& m, int injection, int reception, const std::string& who);
 
 void install_torus_pingpong(TorusModel& m, uint64_t seed);
 void install_torus_ami(TorusModel& m, uint64_t seed);

@@ -1,12 +1,53 @@
 #include "testbench/sweep/model_check.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <memory>
+#include <set>
 
 #include "testbench/runner/simulation.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/stats/statistics.h"
 
 namespace hs::sweep {
+
+namespace {
+
+// Report fields a run always writes (runner/simulation.cpp).
+const std::set<std::string> kReportFields = {
+    "hybridsim",         "scenario", "description", "machine", "workload", "seed", "status",
+    "simulated_time_ns", "results",  "checks",      "params",  "stats",    "run"};
+
+// A stat naming a report field or a component statistic is checked against the elaborated
+// model: every component registers its statistics when it is built. "results:PATH" is left
+// alone: only the run writes the workload's results (an absent one is warned about after).
+void check_stats(const SweepSpec& spec, InputProblems& problems) {
+  const auto& stats = StatsRegistry::instance();
+  for (const auto& stat : spec.stats) {
+    const auto colon = stat.find(':');
+    if (colon == std::string::npos) {
+      if (!kReportFields.count(stat)) {
+        problems.add(fmt::format("{}: stat '{}' is not a report field (fields: {})", spec.path,
+                                 stat, fmt::join(kReportFields, ", ")));
+      }
+      continue;
+    }
+    const std::string group = stat.substr(0, colon), name = stat.substr(colon + 1);
+    if (group == "results") continue;
+    const StatGroup* g = stats.find(group);
+    if (!g) {
+      problems.add(fmt::format("{}: stat '{}': scenario '{}' has no component '{}' with statistics",
+                               spec.path, stat, spec.scenario, group));
+    } else if (!g->has(name)) {
+      problems.add(fmt::format("{}: stat '{}': component '{}' has no statistic '{}'", spec.path,
+                               stat, group, name));
+    }
+  }
+}
+
+}  // namespace
 
 void check_against_model(const SweepSpec& spec, InputProblems& problems) {
   SweepPoint first;  // each axis's first value; the seed does not matter to elaboration
@@ -22,12 +63,14 @@ void check_against_model(const SweepSpec& spec, InputProblems& problems) {
   // and lists all it finds; the registry it fills then checks every later value, so one run
   // reports every problem even when the first point is already wrong.
   problems.attempt([&] {
+    std::unique_ptr<runner::Simulation> sim;
     try {
-      runner::Simulation sim(o);  // elaborates and checks every parameter; never runs
+      sim = std::make_unique<runner::Simulation>(o);  // elaborates and checks; never runs
     } catch (const InputError& e) {
       throw InputError(fmt::format("{}: scenario '{}' with the first point's values:\n{}",
                                    spec.path, spec.scenario, e.what()));
     }
+    check_stats(spec, problems);  // while the model's statistics are registered
   });
   const auto& registry = ParamRegistry::instance();
   for (const auto& axis : spec.axes) {

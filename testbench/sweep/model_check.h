@@ -1,6 +1,8 @@
 // Checks a sweep against the model before any point runs: the scenario elaborates with the
 // first point's values (so every parameter name exists), and every value of every axis is
-// one its parameter accepts (type, range, choices).
+// one its parameter accepts (type, range, choices); every stat names a report field or a
+// statistic the elaborated model registers (workload results exist only after a run, so
+// "results:PATH" stats are checked by the warning at the end of the sweep).
 #pragma once
 #include <string>
 

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <set>
 
 #include "testbench/runner/scenario_file.h"
 #include "testbench/sweep/value_range.h"
 #include "tlm/common/errors.h"
+#include "tlm/params/json_input.h"
 
 namespace hs::sweep {
 
@@ -113,6 +115,11 @@ std::vector<uint64_t> read_seeds(const Json& j, const std::string& file, InputPr
                                    j["repeats"].get<uint64_t>()));
     }
   });
+  if (first > std::numeric_limits<uint64_t>::max() - (repeats - 1)) {
+    problems.add(fmt::format("{}: seeds from {} for {} repeats pass the largest seed, {}", file,
+                             first, repeats, std::numeric_limits<uint64_t>::max()));
+    return {};
+  }
   for (uint64_t r = 0; r < repeats; ++r) seeds.push_back(first + r);
   return seeds;
 }
@@ -232,8 +239,19 @@ std::vector<std::string> SweepSpec::swept_names() const {
 size_t SweepSpec::point_count() const {
   if (sampled()) return sample_points;
   size_t n = seeds.size();
-  for (const auto& a : axes) n *= a.size();
+  for (const auto& a : axes) {
+    if (__builtin_mul_overflow(n, a.size(), &n)) return std::numeric_limits<size_t>::max();
+  }
   return n;
+}
+
+void SweepSpec::check_point_count(const std::string& where) const {
+  const size_t n = point_count();
+  if (n <= kMaxPoints) return;
+  throw InputError(fmt::format("{}: the sweep has {} points (a million at most)", where,
+                               n == std::numeric_limits<size_t>::max()
+                                   ? fmt::format("more than {}", n)
+                                   : fmt::format("{}", n)));
 }
 
 Json SweepSpec::to_json() const {
@@ -266,6 +284,10 @@ SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
       for (const auto& v : a.at("values")) axis.values.emplace_back(v.begin(), v.end());
       if (axis.names.empty() || axis.names.size() != axis.values.size())
         throw std::out_of_range("axes");
+      for (const auto& list : axis.values) {
+        if (list.empty() || list.size() != axis.values.front().size())
+          throw std::out_of_range("axes");
+      }
       s.axes.push_back(std::move(axis));
     }
     s.seeds = j.at("seeds").get<std::vector<uint64_t>>();
@@ -273,11 +295,13 @@ SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
     s.sample_points = j.at("sample").at("points").get<size_t>();
     s.sample_draw = j.at("sample").at("draw").get<uint64_t>();
     if (s.sampled() && s.seeds.size() != 1) throw std::out_of_range("seeds");
+    if (s.seeds.empty()) throw std::out_of_range("seeds");
+    s.check_point_count(where);
     return s;
   } catch (const Json::exception& e) {
     throw InputError(fmt::format("{}: not a frozen sweep ({})", where, e.what()));
   } catch (const std::out_of_range&) {
-    throw InputError(fmt::format("{}: not a frozen sweep (bad axes)", where));
+    throw InputError(fmt::format("{}: not a frozen sweep (bad axes or seeds)", where));
   }
 }
 
@@ -286,7 +310,14 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
   s.path = path;
   s.seeds.clear();
   s.stats.clear();
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    problems.add(fmt::format("{}: is a directory, not a sweep file", path));
+    return s;
+  }
   std::ifstream in(path);
+  std::string text;
+  if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (!in) {
     problems.add(fmt::format("{}: cannot open sweep file", path));
     return s;
@@ -294,7 +325,8 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
   Json j;
   std::vector<std::string> param_order;  // axes follow the file's order, which Json sorts away
   try {
-    const auto ordered = nlohmann::ordered_json::parse(in);
+    if (!problems.attempt([&] { check_json_input(text, path); })) return s;
+    const auto ordered = nlohmann::ordered_json::parse(text);
     if (ordered.is_object() && ordered.contains("params") && ordered["params"].is_object()) {
       for (const auto& [name, _] : ordered["params"].items()) param_order.push_back(name);
     }
@@ -360,10 +392,7 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
     s.seeds = read_seeds(j, path, problems);
   }
   s.stats = read_stats(j, path, problems);
-  if (s.point_count() > 1'000'000) {
-    problems.add(
-        fmt::format("{}: the sweep has {} points (a million at most)", path, s.point_count()));
-  }
+  problems.attempt([&] { s.check_point_count(path); });
   return s;
 }
 
@@ -430,6 +459,7 @@ std::vector<SweepPoint> draw_points(const SweepSpec& spec) {
 }  // namespace
 
 std::vector<SweepPoint> expand(const SweepSpec& spec) {
+  spec.check_point_count(spec.path);
   if (spec.sampled()) return draw_points(spec);
   std::vector<SweepPoint> points;
   points.reserve(spec.point_count());

@@ -38,6 +38,9 @@
 
 namespace hs::sweep {
 
+// The most points one sweep may have: a bigger one is almost always a mistake in a range.
+inline constexpr size_t kMaxPoints = 1'000'000;
+
 struct SweepAxis {
   std::vector<std::string> names;                   // one name, or several zipped
   std::vector<std::vector<nlohmann::json>> values;  // values[k] belongs to names[k]
@@ -61,7 +64,10 @@ struct SweepSpec {
 
   // Swept parameter names, axis by axis (a zipped axis contributes all its names).
   std::vector<std::string> swept_names() const;
+  // Seeds times every axis's length; saturates at the largest size_t instead of wrapping.
   size_t point_count() const;
+  // Throws InputError naming `where` if the sweep has more than kMaxPoints points.
+  void check_point_count(const std::string& where) const;
 
   // The spec as plain JSON (ranges expanded, zip explicit) and back: sweeps are frozen into
   // their output directory so Slurm tasks and `collect` see exactly what was submitted.
@@ -89,7 +95,8 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems);
 SweepSpec load_sweep(const std::string& path);
 
 // Every point in order: axes crossed (first slowest), each combination once per seed; or,
-// for a sampled sweep, its points drawn at random.
+// for a sampled sweep, its points drawn at random. Throws InputError for a sweep over
+// kMaxPoints (checked before anything is expanded).
 std::vector<SweepPoint> expand(const SweepSpec& spec);
 
 // A stable 16-hex-digit hash of the scenario (name and contents), every parameter value and

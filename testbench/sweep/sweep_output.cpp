@@ -4,11 +4,13 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "testbench/sweep/build_info.h"
 #include "testbench/sweep/csv.h"
 #include "tlm/common/errors.h"
 #include "tlm/common/output_file.h"
+#include "tlm/params/json_input.h"
 
 namespace hs::sweep {
 
@@ -37,9 +39,14 @@ void save_sweep(const SweepSpec& spec, const std::string& dir) {
 SweepSpec load_saved_sweep(const std::string& dir) {
   const std::string path = (fs::path(dir) / "sweep.json").string();
   std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: no sweep here (missing {})", dir, path));
+  std::error_code ec;
+  if (!in || fs::is_directory(path, ec)) {
+    throw InputError(fmt::format("{}: no sweep here (missing {})", dir, path));
+  }
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  check_json_input(text, path);  // a frozen sweep is a file a user can edit
   try {
-    return SweepSpec::from_json(Json::parse(in), path);
+    return SweepSpec::from_json(Json::parse(text), path);
   } catch (const Json::parse_error& e) {
     throw InputError(fmt::format("{}: malformed JSON: {}", path, e.what()));
   }

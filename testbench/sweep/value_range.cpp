@@ -25,7 +25,10 @@ double number(const Json& range, const char* key, const std::string& where) {
 size_t checked_count(double n, const std::string& where) {
   if (!(n >= 1) || n > static_cast<double>(kMaxAxisValues)) {
     throw InputError(fmt::format("{}: the range gives {} values (1 to {} allowed)", where,
-                                 n >= 1 ? fmt::format("{:.0f}", n) : "no", kMaxAxisValues));
+                                 !(n >= 1)  ? std::string("no")
+                                 : n < 1e15 ? fmt::format("{:.0f}", n)
+                                            : fmt::format("{:.3g}", n),
+                                 kMaxAxisValues));
   }
   return static_cast<size_t>(n);
 }
@@ -59,7 +62,8 @@ std::vector<Json> expand_values(const Json& spec, const std::string& where) {
   if (kinds != 1) {
     throw InputError(where + ": a range takes exactly one of 'step', 'count' or 'factor'");
   }
-  const std::string scale = spec.value("scale", std::string("linear"));
+  const Json& scale_field = spec.contains("scale") ? spec["scale"] : Json("linear");
+  const std::string scale = scale_field.is_string() ? scale_field.get<std::string>() : "";
   if (scale != "linear" && scale != "log") {
     throw InputError(
         fmt::format("{}.scale must be \"linear\" or \"log\", got {}", where, spec["scale"].dump()));
@@ -108,6 +112,14 @@ std::vector<Json> expand_values(const Json& spec, const std::string& where) {
   std::vector<Json> out;
   std::set<double> seen;
   for (double v : values) {
+    // Bounds near the largest doubles can step past them (from -1e308 to 1e308 in 3).
+    if (!std::isfinite(v)) {
+      throw InputError(
+          fmt::format("{}: the range reaches {}, which is not a finite number", where, v));
+    }
+    if (integral && !(v > -9.2e18 && v < 9.2e18)) {
+      throw InputError(fmt::format("{}: the range reaches {:g}, beyond 64-bit integers", where, v));
+    }
     if (integral) {
       const auto rounded = static_cast<int64_t>(std::llround(v));
       if (!seen.insert(static_cast<double>(rounded)).second) {

@@ -110,11 +110,80 @@ TEST(Cli, WorkloadConstraintViolationIsBadInput) {
 }
 
 TEST(Cli, FirmwareFaultExitsWithOne) {
-  // The SPUs' DMA into a 4 KiB host DRAM runs past its end: the link reports an unsupported
-  // request and the run fails as a model check.
-  auto r = hybridsim("run default --set node0.host.dram.size=4096");
+  // P's unpin waits for a 64 KiB transfer on the same engine far longer than the 1000 cycles
+  // it is allowed: the firmware reports the stall and the run fails as a model check. (A
+  // memory too small for the workload is bad input instead, refused before the run.)
+  auto r = hybridsim(
+      "run pin_dma_unpin --set workload.unrelated_bytes=64KiB --set workload.stall_cycles=1000");
   EXPECT_EQ(r.code, 1) << r.output;
   EXPECT_NE(r.output.find("Checks: FAILED"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("node0.host.core0: unpin stalled"), std::string::npos) << r.output;
+}
+
+TEST(Cli, MemoriesAndFifosTooSmallForTheWorkloadAreRefusedBeforeTheRun) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"pin_dma_unpin --set node0.host.dram.size=4096",
+       "parameter 'node0.host.dram.size' = 4096 B"},
+      {"dma_transfers --set node0.host.dram.size=16MiB",
+       "parameter 'node0.host.dram.size' = 16777216 B"},
+      {"slmpm_messages --set node0.acc0.dram.size=4096",
+       "parameter 'node0.acc0.dram.size' = 4096 B"},
+      {"torus_pingpong --set torus.node.dram.size=1MiB",
+       "parameter 'torus.node.dram.size' = 1048576 B"},
+      {"torus_pingpong --set torus.node.dma.injection_fifos=1",
+       "parameter 'torus.node.dma.injection_fifos' = 1: the messaging layer programs 3"},
+      {"torus_ami --set torus.node.dram.size=1GiB",
+       "parameter 'torus.node.dram.size' = 1073741824 B"},
+      {"torus_ami --set torus.network.header_bytes=8",
+       "parameter 'torus.network.header_bytes' = 8: packets then carry up to 248 B"},
+      {"default --set node0.acc0.spe7.local_store.size=4096",
+       "parameter 'node0.acc0.spe7.local_store.size' = 4096 B"},
+      {"default --set node0.host.dram.size=64MiB", "parameter 'node0.host.dram.size' = 67108864 B"},
+      {"pcie_stream --set node0.host.dram.size=64MiB", "SPE 7's stream"},
+      {"mirrored_counters --set node0.acc0.dram.size=512MiB", "the SLMPM's shared memory"},
+  };
+  for (const auto& [args, why] : cases) {
+    auto r = hybridsim("run " + args + " --quiet");
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("hybridsim: error: parameter '"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(why), std::string::npos) << args << "\n" << r.output;
+  }
+}
+
+TEST(Cli, SeedsBeyondSixtyFourBitsAreBadInput) {
+  auto r = hybridsim("run default --quiet --seed 18446744073709551616");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--seed 18446744073709551616 is above the largest seed"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(hybridsim("run default --quiet --seed 99999999999999999999999").code, 2);
+  // Leading zeros are decimal digits, not an octal prefix.
+  const std::string report = tmp("seed.json");
+  EXPECT_EQ(hybridsim("run default --quiet --seed 010 --report " + report).code, 0);
+  EXPECT_EQ(read_json(report)["seed"], 10);
+  EXPECT_EQ(hybridsim("run default --quiet --seed 018446744073709551615 --report " + report).code,
+            0);
+  EXPECT_EQ(read_json(report)["seed"], 18446744073709551615ull);
+}
+
+TEST(Cli, HostileScenarioFilesAreBadInputNotCrashes) {
+  const std::string deep = tmp("deep.json");
+  std::ofstream(deep) << "{\"workload\": \"hybrid_demo\", \"params\": {\"a\": "
+                      << std::string(200000, '[') << std::string(200000, ']') << "}}";
+  auto r = hybridsim("run " + deep);
+  EXPECT_EQ(r.code, 2) << r.output.substr(0, 300);
+  EXPECT_NE(r.output.find("deeper than 64 levels"), std::string::npos) << r.output.substr(0, 300);
+  const std::string twice = tmp("twice.json");
+  std::ofstream(twice) << "{\"workload\": \"hybrid_demo\", \"params\": "
+                          "{\"node0.pcie0.lanes\": 4, \"node0.pcie0.lanes\": 8}}";
+  r = hybridsim("run " + twice);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("key 'node0.pcie0.lanes' appears twice in 'params'"), std::string::npos)
+      << r.output;
+  r = hybridsim("run default --set workload.host_bytes=1e30");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("value 1e+30 does not fit a 64-bit integer"), std::string::npos)
+      << r.output;
 }
 
 TEST(Cli, DeadlockedFirmwareIsReported) {

@@ -116,3 +116,85 @@ TEST(Params, BareWordsAreStringsAndJsonIsParsed) {
   EXPECT_EQ(r.declare_string("a.mode", "rcb", "", {"rcb", "mps"}), "mps");
   EXPECT_TRUE(r.declare_bool("a.on", false, ""));
 }
+
+TEST(Params, WildcardStarsMatchAnyRunOfCharactersDotsIncluded) {
+  auto& r = reg();
+  r.set_override("*.pcie*.lanes", 4, {"f:1", 1});
+  r.set_override("n*e*0.acc*", 2, {"f:2", 1});
+  r.set_override("**y*", 3, {"f:3", 1});
+  r.set_override("a*a*a", 5, {"f:4", 1});
+  EXPECT_EQ(r.declare_int("node0.pcie12.lanes", 8, "", ""), 4);
+  EXPECT_EQ(r.declare_int("node0.pcie0.lanes.max", 8, "", ""), 8);  // must end in .lanes
+  EXPECT_EQ(r.declare_int("node0.acc", 8, "", ""), 2);              // '*' matches nothing too
+  EXPECT_EQ(r.declare_int("ay", 8, "", ""), 3);
+  EXPECT_EQ(r.declare_int("aaa", 8, "", ""), 5);
+  EXPECT_EQ(r.declare_int("aa", 8, "", ""), 8);  // the three a's must be distinct
+  EXPECT_EQ(finalize_error(r), "");
+}
+
+TEST(Params, PatternsWithManyStarsMatchInPolynomialTime) {
+  // Backtracking over every way to split the name among 40 stars never finishes; matching
+  // with one resume point per star answers at once.
+  auto& r = reg();
+  r.set_override(std::string(40, '*') + "Z", 1, {"--set", 2});
+  r.set_override(std::string(40, '*') + "y", 2, {"--set", 2});
+  EXPECT_EQ(r.declare_int(std::string(200, 'a') + "." + std::string(200, 'b'), 0, "", ""), 0);
+  EXPECT_EQ(r.declare_int(std::string(400, 'x') + "y", 0, "", ""), 2);
+  EXPECT_NE(finalize_error(r).find("matches no parameter"), std::string::npos);
+}
+
+TEST(Params, IntegersBeyondSixtyFourBitsAreRefusedNotWrapped) {
+  auto& r = reg();
+  r.set_override("x.huge", 1e30, {"a:1", 1});
+  r.set_override("x.units", "1e30GiB", {"a:2", 1});
+  r.set_override("x.just_over", 9223372036854775808ull, {"a:3", 1});
+  r.set_override("x.max", 9223372036854775807ll, {"a:4", 1});
+  r.set_override("x.min", "-9223372036854775808B", {"a:5", 1});
+  r.declare_int("x.huge", 1, "", "");
+  r.declare_int("x.units", 1, "B", "");
+  r.declare_int("x.just_over", 1, "", "");
+  EXPECT_EQ(r.declare_int("x.max", 1, "", ""), INT64_MAX);  // every digit kept
+  EXPECT_EQ(r.declare_int("x.min", 1, "B", ""), INT64_MIN);
+  const std::string e = finalize_error(r);
+  EXPECT_NE(e.find("a:1: parameter 'x.huge' value 1e+30 does not fit a 64-bit integer"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("a:2: parameter 'x.units' value \"1e30GiB\" does not fit"), std::string::npos)
+      << e;
+  EXPECT_NE(e.find("a:3: parameter 'x.just_over' value 9223372036854775808 does not fit"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(e.find("-9223372036854775808"), std::string::npos) << e;
+}
+
+TEST(Params, SetValuesNestedTooDeepOrWithDuplicateKeysAreRefused) {
+  auto& r = reg();
+  const std::string deep = "a.b=" + std::string(100000, '[');
+  try {
+    r.set_from_assignment(deep, "--set a.b");
+    ADD_FAILURE() << "accepted 100000 nested arrays";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--set a.b: '[0][0]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("deeper than 64 levels"), std::string::npos) << e.what();
+  }
+  try {
+    r.set_from_assignment("a.b={\"x\": 1, \"x\": 2}", "--set a.b");
+    ADD_FAILURE() << "accepted a repeated key";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--set a.b: key 'x' appears twice in the top-level object");
+  }
+}
+
+TEST(Params, CommandLineBytesThatAreNotUtf8AreReportedNotThrown) {
+  auto& r = reg();
+  r.set_from_assignment("a.mode=\xff\xfe", "--set a.mode");
+  r.set_from_assignment("a.n=\xff", "--set a.n");
+  r.declare_string("a.mode", "rcb", "", {"rcb", "mps"});
+  r.declare_int("a.n", 1, "", "");
+  const std::string e = finalize_error(r);
+  EXPECT_NE(
+      e.find("--set a.mode: parameter 'a.mode' value \"\xEF\xBF\xBD\xEF\xBF\xBD\" is not one of"),
+      std::string::npos)
+      << e;
+  EXPECT_NE(e.find("--set a.n: parameter 'a.n' expects a number"), std::string::npos) << e;
+}

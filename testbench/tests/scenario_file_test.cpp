@@ -83,3 +83,68 @@ TEST(ScenarioFile, BuiltinScenariosAllLoad) {
     EXPECT_NO_THROW(load_scenario(hs::runner::resolve_scenario(name))) << name;
   }
 }
+
+TEST(ScenarioFile, DeepNestingIsRefusedBeforeAnythingWalksIt) {
+  // Nested parameter objects and nested arrays, deep enough to exhaust the stack of a
+  // recursive walk (flattening, printing, freeing).
+  std::string params = "{\"workload\": \"x\", \"params\": ";
+  for (int i = 0; i < 20000; ++i) params += "{\"a\": ";
+  params += "1" + std::string(20000, '}') + "}";
+  std::string e = load_error(params);
+  EXPECT_NE(e.find(": 'params.a.a.a."), std::string::npos) << e.substr(0, 200);
+  EXPECT_NE(e.find("nests objects and arrays deeper than 64 levels"), std::string::npos)
+      << e.substr(0, 200);
+  const std::string arrays =
+      "{\"workload\": \"x\", \"params\": {\"a\": " + std::string(200000, '[') +
+      std::string(200000, ']') + "}}";
+  e = load_error(arrays);
+  EXPECT_NE(e.find(": 'params.a[0][0]"), std::string::npos) << e.substr(0, 200);
+  EXPECT_NE(e.find("deeper than 64 levels"), std::string::npos) << e.substr(0, 200);
+}
+
+TEST(ScenarioFile, NestingWithinTheLimitStillLoads) {
+  std::string text = "{\"workload\": \"x\", \"params\": ";
+  for (int i = 0; i < 60; ++i) text += "{\"a\": ";
+  text += "1" + std::string(60, '}') + "}";
+  std::string name = "a";
+  for (int i = 1; i < 60; ++i) name += ".a";
+  EXPECT_EQ(load_scenario(write(text)).params[name], 1);
+}
+
+TEST(ScenarioFile, DuplicateKeysAreRefusedNamingTheObject) {
+  EXPECT_NE(load_error("{\"workload\": \"x\", \"seed\": 1, \"seed\": 2}")
+                .find("key 'seed' appears twice in the top-level object"),
+            std::string::npos);
+  const std::string e = load_error(
+      "{\"workload\": \"x\", \"params\": {\"node0\": {\"pcie0\": {\"lanes\": 4, \"lanes\": 8}}}}");
+  EXPECT_NE(e.find("key 'lanes' appears twice in 'params.node0.pcie0'"), std::string::npos) << e;
+}
+
+TEST(ScenarioFile, AParameterGivenFlatAndNestedMustHaveOneValue) {
+  const std::string e =
+      load_error("{\"workload\": \"x\", \"params\": {\n  \"a.b\": 1,\n  \"a\": {\"b\": 2}\n}}");
+  EXPECT_NE(e.find(":2: parameter 'a.b' is given twice, as 2 (line 3) and 1"), std::string::npos)
+      << e;
+  // The same value twice is redundant, not contradictory.
+  auto s =
+      load_scenario(write("{\"workload\": \"x\", \"params\": {\"a.b\": 1, \"a\": {\"b\": 1}}}"));
+  EXPECT_EQ(s.params["a.b"], 1);
+}
+
+TEST(ScenarioFile, AnEmptyParameterObjectIsRefusedAsSettingNothing) {
+  EXPECT_NE(load_error("{\"workload\": \"x\", \"params\": {\"node0\": {\"pcie0\": {}}}}")
+                .find("params.node0.pcie0 is an empty object: it sets no parameter"),
+            std::string::npos);
+}
+
+TEST(ScenarioFile, NamesTheFileSystemRefusesAreNotFoundNotACrash) {
+  for (const std::string& name : {std::string(5000, 'x'), std::string(300, 'y') + "/z.json"}) {
+    try {
+      hs::runner::resolve_scenario(name);
+      ADD_FAILURE() << "found " << name.size() << " characters";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(hs::runner::resolve_scenario(::testing::TempDir()), InputError);
+}

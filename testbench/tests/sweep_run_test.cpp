@@ -251,6 +251,43 @@ TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
   expect_bad(kPcieSweep, "--jobs 0", "--jobs");
 }
 
+TEST(SweepRun, EverySweepFileErrorIsBadInputNamingTheFileAndField) {
+  const std::string out = temp_path("bad_file_out");
+  auto expect_bad = [&](const std::string& sweep_file, const std::string& why) {
+    fs::remove_all(out);
+    auto r = hybridsim("sweep " + sweep_file + " --quiet --out " + out);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(why), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(out + "/points")) << "a point ran for: " << sweep_file;
+  };
+  expect_bad(write_temp_file("scale.json", R"({"scenario": "default", "params":
+      {"workload.spes": {"from": 1, "to": 8, "count": 3, "scale": "logarithmic"},
+       "node0.pcie0.lanes": {"from": 1, "to": 8, "count": 4, "scale": 2}}})"),
+             "params.node0.pcie0.lanes.scale must be \"linear\" or \"log\", got 2");
+  const std::string dir = temp_path("a_directory");
+  fs::create_directories(dir);
+  expect_bad(dir, dir + ": is a directory, not a sweep file");
+  expect_bad(write_temp_file("long.json", "{\"scenario\": \"" + std::string(5000, 's') +
+                                              "\", \"params\": {\"workload.spes\": [1]}}"),
+             "long.json: scenario 'sss");
+  // Statistics are checked against the elaborated model before any point runs.
+  expect_bad(write_temp_file("stats.json", R"({"scenario": "default",
+      "params": {"workload.spes": [1, 2]},
+      "stats": ["simulated_time_nz", "node0.pcie0.down:payload_eficiency",
+                "node0.pcie9.down:payload_efficiency", "results:accelerators/0/offload_us"]})"),
+             "stats.json: stat 'simulated_time_nz' is not a report field");
+  expect_bad(write_temp_file("stats.json", R"({"scenario": "default",
+      "params": {"workload.spes": [1, 2]},
+      "stats": ["node0.pcie0.down:payload_eficiency"]})"),
+             "stat 'node0.pcie0.down:payload_eficiency': component 'node0.pcie0.down' has no "
+             "statistic 'payload_eficiency'");
+  expect_bad(write_temp_file("stats.json", R"({"scenario": "default",
+      "params": {"workload.spes": [1, 2]},
+      "stats": ["node0.pcie9.down:payload_efficiency"]})"),
+             "scenario 'default' has no component 'node0.pcie9.down' with statistics");
+}
+
 TEST(SweepRun, CollectRewritesTheResultsOfALocalSweep) {
   const auto spec = write_temp_file("collect.json", kPcieSweep);
   const std::string out = temp_path("collect_out");

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "testbench/sweep/csv.h"
@@ -112,6 +113,61 @@ TEST(Sweep, BadSweepFilesAreRejectedBeforeAnythingRuns) {
   rejects(head + "\"params\": {\"a\": [1]}, \"seeds\": [3, 3]}", "seed 3 is listed twice");
   rejects(head + "\"params\": {\"a\": [1]}, \"stats\": [\"x:\"]}", "GROUP:STAT");
   rejects(head + "\"params\": {\"a\": [1]}, \"stats\": [\"x\", \"x\"]}", "listed twice");
+  rejects(head + "\"params\": {\"a\": {\"from\": 1, \"to\": 4, \"count\": 3, \"scale\": 1}}}",
+          "params.a.scale must be \"linear\" or \"log\", got 1");
+  rejects(head + "\"params\": {\"a\": [1], \"a\": [2]}}", "key 'a' appears twice in 'params'");
+  rejects(head + "\"params\": {\"a\": {\"from\": -1e308, \"to\": 1e308, \"count\": 3}}}",
+          "which is not a finite number");
+  rejects(
+      head + "\"params\": {\"a\": {\"from\": 1, \"to\": 10000000000000000000, \"factor\": 10}}}",
+      "beyond 64-bit integers");
+  rejects(head + "\"params\": {\"a\": [1]}, \"seed\": 18446744073709551615, \"repeats\": 2}",
+          "pass the largest seed");
+  rejects("{\"scenario\": \"" + std::string(5000, 'x') + "\", \"params\": {\"a\": [1]}}",
+          "no such file, and not a built-in scenario");
+  rejects(head + "\"params\": {\"a\": " + std::string(1000, '[') + std::string(1000, ']') + "}}",
+          "deeper than 64 levels");
+}
+
+TEST(Sweep, ADirectoryIsNotASweepFile) {
+  try {
+    hs::sweep::load_sweep(::testing::TempDir());
+    ADD_FAILURE() << "accepted a directory";
+  } catch (const hs::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory, not a sweep file"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Sweep, PointCountsThatOverflowAreRefusedBeforeAnythingExpands) {
+  // Four axes of 65,536 values: 2^64 points, which a plain product wraps to 0.
+  std::string axes;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    axes += std::string(axes.empty() ? "" : ", ") + "\"" + name +
+            "\": {\"from\": 1, \"to\": 65536, \"step\": 1}";
+  }
+  const std::string path =
+      ::testing::TempDir() + "sweep_huge_" + std::to_string(getpid()) + ".json";
+  std::ofstream(path) << "{\"scenario\": \"default\", \"params\": {" << axes << "}}";
+  try {
+    hs::sweep::load_sweep(path);
+    ADD_FAILURE() << "accepted 2^64 points";
+  } catch (const hs::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "the sweep has more than 18446744073709551615 points (a million at most)"),
+              std::string::npos)
+        << e.what();
+  }
+  SweepSpec spec;
+  spec.seeds = {1, 2};
+  for (int a = 0; a < 4; ++a) {
+    spec.axes.push_back(
+        {{std::string(1, static_cast<char>('a' + a))}, {std::vector<Json>(65536, Json(1))}});
+  }
+  EXPECT_EQ(spec.point_count(), std::numeric_limits<size_t>::max());
+  EXPECT_THROW(expand(spec), hs::InputError);
+  spec.axes.resize(1);
+  EXPECT_EQ(spec.point_count(), 131072u);
 }
 
 TEST(Sweep, EveryProblemInASweepFileIsListedInOneError) {

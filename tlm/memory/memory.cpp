@@ -1,7 +1,10 @@
 #include "tlm/memory/memory.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 
+#include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
@@ -20,6 +23,7 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
       bytes_written_(stats_.counter("bytes_written", "B", "bytes written")),
       busy_(stats_.busy("port_utilisation", "fraction of time the port moves data")) {
   ParamScope p(this->name());
+  size_param_ = ParamRegistry::instance().declared_name(p.name("size"));
   size_ =
       static_cast<uint64_t>(p.integer("size", static_cast<int64_t>(d.size_bytes), "B", "capacity",
                                       Range::between(4096, static_cast<double>(d.max_size_bytes))));
@@ -47,6 +51,17 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
   });
 }
 
+void Memory::require(uint64_t end, const std::string& what) const {
+  if (end <= size_) return;
+  throw InputError(fmt::format("parameter '{}' = {} B is too small for {}: it needs at least {} B",
+                               size_param_, size_, what, end));
+}
+
+std::string Memory::beyond(const char* what, uint64_t addr, uint64_t len) const {
+  return fmt::format("{} of {} B at {:#x} is beyond the memory's {} B ({})", what, len, addr, size_,
+                     size_param_);
+}
+
 bool Memory::check(tlm::tlm_generic_payload& gp) const {
   uint64_t addr = gp.get_address();
   uint64_t len = gp.get_data_length();
@@ -62,7 +77,15 @@ bool Memory::check(tlm::tlm_generic_payload& gp) const {
 }
 
 void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
-  if (!check(gp)) return;
+  if (!check(gp)) {
+    // The initiator sees the error response; the run fails here too, naming the access, so
+    // the cause is reported even by an initiator that only counts the error.
+    if (gp.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE) {
+      CheckRegistry::instance().fail(
+          name(), beyond(gp.is_read() ? "read" : "write", gp.get_address(), gp.get_data_length()));
+    }
+    return;
+  }
   const uint64_t len = gp.get_data_length();
   const sc_time xfer =
       len < xfer_by_length_.size() ? xfer_by_length_[len] : transfer_time(len, bytes_per_second_);
@@ -111,10 +134,12 @@ void Memory::notify_watches(const tlm::tlm_generic_payload& gp) const {
 }
 
 void Memory::peek(uint64_t addr, void* dst, uint64_t len) const {
+  if (!holds(addr, len)) throw ModelError(fmt::format("{}: {}", name(), beyond("peek", addr, len)));
   storage_.read(addr, static_cast<uint8_t*>(dst), len);
 }
 
 void Memory::poke(uint64_t addr, const void* src, uint64_t len) {
+  if (!holds(addr, len)) throw ModelError(fmt::format("{}: {}", name(), beyond("poke", addr, len)));
   storage_.write(addr, static_cast<const uint8_t*>(src), len);
 }
 

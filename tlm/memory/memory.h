@@ -5,6 +5,7 @@
 #pragma once
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <functional>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -29,13 +30,20 @@ class Memory : public sc_core::sc_module {
   Memory(sc_core::sc_module_name name, const MemoryDefaults& defaults);
 
   uint64_t size() const { return size_; }
+  // The parameter that sets the size ("node0.host.dram.size", or the shared name of a
+  // replicated node's memory), for messages that tell the user what to change.
+  const std::string& size_parameter() const { return size_param_; }
+  // Checked before a run by whoever lays data out in this memory: throws InputError naming
+  // the size parameter unless [0, end) fits. `what` says what needs the room.
+  void require(uint64_t end, const std::string& what) const;
   // Checkers observe accesses to [lo, hi): the callback sees each overlapping access when it
   // happens, with its payload (command, address, length; extensions tell who issued it).
   using AccessWatch = std::function<void(const tlm::tlm_generic_payload&)>;
   void watch_writes(uint64_t lo, uint64_t hi, AccessWatch on_write);
   void watch_accesses(uint64_t lo, uint64_t hi, AccessWatch on_access);
 
-  // Untimed access for loaders, checkers and tests (the debug path).
+  // Untimed access for loaders, checkers and tests (the debug path). An access beyond the
+  // memory throws ModelError naming the memory, address and length.
   void peek(uint64_t addr, void* dst, uint64_t len) const;
   void poke(uint64_t addr, const void* src, uint64_t len);
 
@@ -43,8 +51,11 @@ class Memory : public sc_core::sc_module {
   void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(int port, tlm::tlm_generic_payload& gp);
   bool check(tlm::tlm_generic_payload& gp) const;
+  bool holds(uint64_t addr, uint64_t len) const { return addr <= size_ && len <= size_ - addr; }
+  std::string beyond(const char* what, uint64_t addr, uint64_t len) const;
 
   uint64_t size_;
+  std::string size_param_;
   sc_core::sc_time latency_;
   double bytes_per_second_;
   std::vector<sc_core::sc_time> xfer_by_length_;  // port time of accesses up to 512 B

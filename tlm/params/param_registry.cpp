@@ -3,23 +3,37 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "tlm/common/errors.h"
+#include "tlm/params/json_input.h"
 
 namespace hs {
 
 namespace {
 
 // '*' matches any run of characters (dots included); everything else matches itself.
+// Greedy with one backtrack point (the latest '*'): O(pattern x name) at worst, never
+// exponential however many stars a pattern has.
 bool glob_match(const char* p, const char* s) {
-  if (*p == '\0') return *s == '\0';
-  if (*p == '*') {
-    for (const char* t = s;; ++t) {
-      if (glob_match(p + 1, t)) return true;
-      if (*t == '\0') return false;
+  const char* star = nullptr;  // the latest '*' seen in the pattern
+  const char* resume = s;      // where that star's run ends so far
+  while (*s != '\0') {
+    if (*p == '*') {
+      star = p++;
+      resume = s;
+    } else if (*p == *s) {
+      ++p;
+      ++s;
+    } else if (star) {
+      p = star + 1;  // let the latest star swallow one more character
+      s = ++resume;
+    } else {
+      return false;
     }
   }
-  return *p == *s && glob_match(p + 1, s + 1);
+  while (*p == '*') ++p;
+  return *p == '\0';
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -72,6 +86,12 @@ std::optional<double> parse_with_suffix(const std::string& text, const std::stri
     if (suffix == s) return number * scale;
   }
   return std::nullopt;
+}
+
+// A value as JSON text for messages. Command-line words are not checked for UTF-8 (a JSON
+// string must be), so bytes that are not UTF-8 are shown replaced instead of throwing.
+std::string shown(const Json& v) {
+  return v.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 std::string describe(const Range& r, ParamType t) {
@@ -142,6 +162,7 @@ void ParamRegistry::set_from_assignment(const std::string& assignment, const std
   }
   std::string name = assignment.substr(0, eq);
   std::string text = assignment.substr(eq + 1);
+  check_json_input(text, where);
   Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded() || value.is_null()) value = text;  // bare words are strings
   set_override(name, value, ParamSource{where, 2});
@@ -168,13 +189,13 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
   switch (p.type) {
     case ParamType::Bool:
       if (!v.is_boolean()) {
-        why = fmt::format("expects a bool (true/false), got {}", v.dump());
+        why = fmt::format("expects a bool (true/false), got {}", shown(v));
         return std::nullopt;
       }
       return v;
     case ParamType::String:
       if (!v.is_string()) {
-        why = fmt::format("expects a string, got {}", v.dump());
+        why = fmt::format("expects a string, got {}", shown(v));
         return std::nullopt;
       }
       out = v;
@@ -188,12 +209,12 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
         auto parsed = parse_with_suffix(v.get<std::string>(), p.unit);
         if (!parsed) {
           why = fmt::format("expects a number{}, got {}", p.unit.empty() ? "" : " in " + p.unit,
-                            v.dump());
+                            shown(v));
           return std::nullopt;
         }
         d = *parsed;
       } else {
-        why = fmt::format("expects a number, got {}", v.dump());
+        why = fmt::format("expects a number, got {}", shown(v));
         return std::nullopt;
       }
       if (!std::isfinite(d)) {
@@ -202,19 +223,32 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
       }
       if (p.type == ParamType::Int) {
         if (std::floor(d) != d) {
-          why = fmt::format("expects an integer, got {}", v.dump());
+          why = fmt::format("expects an integer, got {}", shown(v));
           return std::nullopt;
         }
-        out = static_cast<int64_t>(d);
+        // 2^63 is exact as a double; anything from there on (or below -2^63) has no int64.
+        constexpr double kTwoTo63 = 9223372036854775808.0;
+        bool fits = d >= -kTwoTo63 && d < kTwoTo63;
+        if (v.is_number_unsigned()) {
+          fits = v.get<uint64_t>() <= uint64_t{INT64_MAX};
+        } else if (v.is_number_integer()) {
+          fits = true;  // a signed JSON integer is an int64 as written
+        }
+        if (!fits) {
+          why = fmt::format("value {} does not fit a 64-bit integer", shown(v));
+          return std::nullopt;
+        }
+        // Integers written as integers keep every digit (a double holds only 53 bits).
+        out = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(d);
       } else {
         out = d;
       }
       if (r.min && d < *r.min) {
-        why = fmt::format("value {} is below the minimum ({})", out.dump(), describe(r, p.type));
+        why = fmt::format("value {} is below the minimum ({})", shown(out), describe(r, p.type));
         return std::nullopt;
       }
       if (r.max && d > *r.max) {
-        why = fmt::format("value {} is above the maximum ({})", out.dump(), describe(r, p.type));
+        why = fmt::format("value {} is above the maximum ({})", shown(out), describe(r, p.type));
         return std::nullopt;
       }
       break;
@@ -225,7 +259,7 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
       return c == out || (c.is_number() && out.is_number() && c.get<double>() == out.get<double>());
     });
     if (!ok) {
-      why = fmt::format("value {} is not {}", out.dump(), describe(r, p.type));
+      why = fmt::format("value {} is not {}", shown(out), describe(r, p.type));
       return std::nullopt;
     }
   }
@@ -256,11 +290,17 @@ void ParamRegistry::share_end() {
   share_to_.clear();
 }
 
+std::string ParamRegistry::declared_name(const std::string& instance_name) const {
+  if (!share_from_.empty() && instance_name.compare(0, share_from_.size(), share_from_) == 0) {
+    return share_to_ + instance_name.substr(share_from_.size());
+  }
+  return instance_name;
+}
+
 Json ParamRegistry::declare(const std::string& instance_name, ParamType type, const Json& def,
                             const std::string& unit, const std::string& desc, const Range& r) {
-  std::string name = instance_name;
-  if (!share_from_.empty() && name.compare(0, share_from_.size(), share_from_) == 0) {
-    name = share_to_ + name.substr(share_from_.size());
+  const std::string name = declared_name(instance_name);
+  if (name != instance_name) {
     auto it = index_.find(name);
     if (it != index_.end()) {
       if (params_[it->second].type != type) {

@@ -87,6 +87,9 @@ class ParamRegistry {
   // `shared_prefix` instead, and declaring it again returns the first declaration's value.
   void share_begin(const std::string& instance_prefix, const std::string& shared_prefix);
   void share_end();
+  // The name a parameter declared now as `instance_name` is known by (its shared name inside
+  // share_begin / share_end), for messages that must name what the user can set.
+  std::string declared_name(const std::string& instance_name) const;
 
  private:
   struct Override {

@@ -49,6 +49,15 @@ StatGroup::~StatGroup() {
   StatsRegistry::instance().remove(this);
 }
 
+bool StatGroup::has(const std::string& name) const {
+  auto named = [&name](const auto& stat) { return stat.meta.name == name; };
+  return std::any_of(counters_.begin(), counters_.end(), named) ||
+         std::any_of(busy_.begin(), busy_.end(), named) ||
+         std::any_of(occupancy_.begin(), occupancy_.end(), named) ||
+         std::any_of(histograms_.begin(), histograms_.end(), named) ||
+         std::any_of(derived_.begin(), derived_.end(), named);
+}
+
 Counter& StatGroup::counter(const std::string& name, const std::string& unit,
                             const std::string& desc) {
   return counters_.emplace_back(StatMeta{name, unit, desc});

@@ -86,6 +86,8 @@ class StatGroup {
                std::function<double()> fn);
 
   const std::string& path() const { return path_; }
+  // Whether a statistic of this name is registered (a sweep checks its stats before running).
+  bool has(const std::string& name) const;
   Json to_json(const sc_core::sc_time& end) const;
 
  private:

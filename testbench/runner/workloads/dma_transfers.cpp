@@ -4,6 +4,7 @@
 // touches the unpinned pages.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "sw/apps/transfer_demo.h"
@@ -45,6 +46,19 @@ void install_dma_transfers(HybridModel& m, uint64_t) {
     throw InputError(
         fmt::format("workload.buffer_bytes = {}: must be a multiple of 16", cfg.buffer_bytes));
   }
+  // Host buffers and their accelerator slots, the accelerator's DMA request area and the
+  // SLMPM's rings (sw/apps/transfer_demo.h).
+  const uint32_t last = cfg.buffers - 1;
+  m.node.host->dram->require(cfg.buffer(last) + cfg.buffer_bytes,
+                             fmt::format("workload.buffers = {} buffers of workload.buffer_bytes "
+                                         "from {:#x}",
+                                         cfg.buffers, demo::kHostBuffers));
+  m.node.accelerators[0]->dram->require(
+      std::max(cfg.slot(last) + cfg.buffer_bytes, demo::kAccRequests + 64 * 32),
+      fmt::format("the receive slots of workload.buffers from {:#x} and the DMA request area "
+                  "at {:#x}",
+                  demo::kAccReceive, demo::kAccRequests));
+  require_slmpm_regions(m, 1);
   struct State {
     std::unique_ptr<fw::os::OsModel> os;
     std::unique_ptr<fw::slmpm::RegistrationCache> cache;

@@ -2,6 +2,8 @@
 // (sw/apps/hybrid_demo.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sw/apps/hybrid_demo.h"
 #include "testbench/runner/hybrid_model.h"
 #include "tlm/common/errors.h"
@@ -51,6 +53,30 @@ void install_hybrid_demo(HybridModel& m, uint64_t seed) {
   if (base.spes > static_cast<int>(m.node.accelerators[0]->spes.size())) {
     throw InputError(fmt::format("workload.spes = {}: accelerators have {} SPEs", base.spes,
                                  m.node.accelerators[0]->spes.size()));
+  }
+  // Memories must hold what the programs place in them (sw/apps/hybrid_demo.h).
+  const uint64_t last_result = fw::demo::kHostResult +
+                               fw::demo::kHostResultStride * static_cast<uint64_t>(accs - 1) +
+                               base.host_bytes;
+  m.node.host->dram->require(
+      last_result, fmt::format("accelerator {}'s result (workload.host_bytes at {:#x})", accs - 1,
+                               last_result - base.host_bytes));
+  for (int a = 0; a < accs; ++a) {
+    const auto& acc = *m.node.accelerators[a];
+    acc.dram->require(fw::demo::kAccInput + base.host_bytes,
+                      fmt::format("the input (workload.host_bytes at {:#x})", fw::demo::kAccInput));
+    if (base.ethernet_bytes > 0) {
+      acc.dram->require(fw::demo::kAccEthernetIn + base.ethernet_bytes + 8,
+                        fmt::format("the Ethernet block and its flag (workload.ethernet_bytes at "
+                                    "{:#x})",
+                                    fw::demo::kAccEthernetIn));
+    }
+    for (int s = 0; s < base.spes; ++s) {
+      // Two block buffers at 0 and the completion message 256 bytes below 256 KiB.
+      acc.spes[s]->local_store.require(std::max<uint64_t>(2 * base.block_bytes, 256 * 1024 - 236),
+                                       "the SPU's two block buffers (workload.block_bytes) and "
+                                       "its completion message at 0x3ff00");
+    }
   }
   if (base.ethernet_bytes == 0) base.ethernet_link = -1;
   auto host_results = std::make_shared<std::vector<fw::demo::HostResults>>(accs);

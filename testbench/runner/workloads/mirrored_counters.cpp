@@ -64,6 +64,7 @@ void install_mirrored_counters(HybridModel& m, uint64_t seed) {
                     "{} host cores",
                     accs, n_acc, m.node.host->core_list.size()));
   }
+  require_slmpm_regions(m, static_cast<int>(accs));
   const uint64_t a2h = directions != "host_to_acc" ? updates : 0;
   const uint64_t h2a = directions != "acc_to_host" ? updates : 0;
   struct Pair {

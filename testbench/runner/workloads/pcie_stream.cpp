@@ -1,6 +1,8 @@
 // Streaming DMA across PCIe from the SPEs (sw/apps/pcie_stream.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sw/apps/pcie_stream.h"
 #include "testbench/runner/hybrid_model.h"
 #include "tlm/common/errors.h"
@@ -24,6 +26,18 @@ void install_pcie_stream(HybridModel& m, uint64_t) {
   if (spes > static_cast<int64_t>(acc.spes.size())) {
     throw InputError(
         fmt::format("workload.spes = {}: accelerators have {} SPEs", spes, acc.spes.size()));
+  }
+  // SPE s streams through 16 MiB of host memory from s x 16 MiB, with eight command buffers
+  // in its local store (sw/apps/pcie_stream.cpp).
+  const uint64_t window = std::min<uint64_t>(cfg.bytes_per_spe, uint64_t{16} << 20);
+  m.node.host->dram->require((static_cast<uint64_t>(spes - 1) << 24) + window,
+                             fmt::format("SPE {}'s stream (workload.bytes_per_spe, up to 16 MiB "
+                                         "per SPE from SPE x 16 MiB)",
+                                         spes - 1));
+  for (int s = 0; s < spes; ++s) {
+    acc.spes[s]->local_store.require(
+        std::min<uint64_t>(cfg.bytes_per_spe, 8 * uint64_t{cfg.command_bytes}),
+        fmt::format("eight {} B command buffers", cfg.command_bytes));
   }
   for (int s = 0; s < spes; ++s) {
     acc.spes[s]->spu.set_firmware([cfg, s](fw::Hal& hal) { fw::stream::spu_program(hal, cfg, s); });

@@ -87,6 +87,21 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
     throw InputError(
         "workload.max_bytes and workload.unrelated_bytes must fit in workload.region_bytes");
   }
+  // Host: the control blocks, the host engine's request area, the regions and the host
+  // application's source; the accelerator: its engine's request area and source. Requests sit
+  // at 0x5100'0000 and sources at 0x7000'0000 in each engine's own memory.
+  constexpr uint64_t kRequests = 0x5100'0000, kSource = 0x7000'0000;
+  constexpr uint64_t kRequestArea = 64 * 32, kControlBlocks = 0x1'0000;
+  const uint64_t source_bytes = std::max<uint64_t>(ic.max_bytes, ic.unrelated_bytes);
+  m.node.host->dram->require(
+      std::max({c.region(c.regions - 1) + c.region_bytes, c.cb.base + kControlBlocks,
+                kRequests + kRequestArea, kSource + ic.max_bytes}),
+      fmt::format("workload.regions = {} regions of workload.region_bytes from {:#x}, the "
+                  "control blocks at {:#x} and the DMA requests and source at {:#x} and {:#x}",
+                  c.regions, c.region(0), c.cb.base, kRequests, kSource));
+  m.node.accelerators[0]->dram->require(
+      std::max(kRequests + kRequestArea, kSource + source_bytes),
+      fmt::format("the DMA requests at {:#x} and the source at {:#x}", kRequests, kSource));
   pc.c = c;
   auto os = std::make_shared<fw::os::OsModel>(os_cfg);
   struct State {
@@ -110,8 +125,8 @@ void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
     cfg.app = app;
     cfg.engine = app;
     cfg.seed = seed * 100 + static_cast<uint64_t>(app);
-    cfg.source = 0x7000'0000;
-    cfg.view.requests = cfg.view.requests_engine = 0x5100'0000;
+    cfg.source = kSource;
+    cfg.view.requests = cfg.view.requests_engine = kRequests;
     if (app == 0) {
       cfg.view.engine_regs = hybrid::amap::kHostDmaEngine;
       cfg.unrelated_bytes = 0;  // the unrelated pattern runs on the accelerator's engine only

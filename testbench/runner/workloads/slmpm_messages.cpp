@@ -1,6 +1,7 @@
 // SLMPM messages with mode selection (send and put, every accelerator-ID form, both fabrics).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "sw/apps/messages_demo.h"
@@ -67,6 +68,21 @@ void install_slmpm_messages(HybridModel& m, uint64_t seed) {
         "Ethernet accelerator IDs or an Ethernet default fabric need "
         "node0.ethernet_links_per_accelerator >= 1");
   }
+  // The host's sources and get destinations, the accelerator's receive slots, put area, get
+  // sources and DMA request area, and the SLMPM's rings (sw/apps/messages_demo.h).
+  const uint64_t buffers = uint64_t{demo::kBuffers} * demo::kBufferBytes;
+  m.node.host->dram->require(
+      std::max(demo::kHostSources, demo::kHostGetDest) + buffers,
+      fmt::format("{} message buffers of {} B at {:#x} and {:#x}", demo::kBuffers,
+                  demo::kBufferBytes, demo::kHostSources, demo::kHostGetDest));
+  m.node.accelerators[0]->dram->require(
+      std::max({demo::kAccReceive + (cfg.window + 1) * demo::kBufferBytes,
+                demo::kAccPutArea + buffers, demo::kAccGetSources + buffers,
+                demo::kAccRequests + 64 * 32}),
+      fmt::format("the receive slots (workload.window + 1) at {:#x}, the put and get buffers at "
+                  "{:#x} and {:#x} and the DMA request area at {:#x}",
+                  demo::kAccReceive, demo::kAccPutArea, demo::kAccGetSources, demo::kAccRequests));
+  require_slmpm_regions(m, 1);
   struct State {
     std::unique_ptr<fw::os::OsModel> os;
     std::unique_ptr<fw::slmpm::RegistrationCache> cache;

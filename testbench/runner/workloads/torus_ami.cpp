@@ -2,6 +2,8 @@
 // the torus DMA, or (hops = 0) between cores 0 and 1 of node 0 over the shared-memory adapter,
 // with the AMI checker armed.
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <memory>
 
 #include "sw/ami/shm_adapter.h"
@@ -187,6 +189,17 @@ void install_torus_ami(TorusModel& m, uint64_t seed) {
         fmt::format("workload.bytes x workload.window: {} MiB of buffers per side; "
                     "at most 512 MiB",
                     span >> 20));
+  }
+
+  // Both endpoints' nodes hold the AMI's scratch and their buffers (one parameter for all).
+  m.machine.node(0).dram->require(
+      std::max(cfg.send_buf, cfg.recv_buf) + span,
+      fmt::format("the send and receive buffers (workload.bytes x (2 x workload.window + 2) at "
+                  "{:#x} and {:#x})",
+                  cfg.send_buf, cfg.recv_buf));
+  if (hops > 0) {
+    require_dma_fifos(m, fw::ami::TorusAdapter::kRdmaFifo + 1,
+                      fw::ami::TorusAdapter::kReceptionFifo + 1, "the AMI's torus adapter");
   }
 
   auto out_s = std::make_shared<fw::ami_stream::Results>();

@@ -1,8 +1,10 @@
 // Ping-pong between two torus nodes at a given distance (sw/apps/torus_pingpong.h).
 #include <fmt/format.h>
+#include <algorithm>
 #include <memory>
 #include <random>
 
+#include "hw/torus/dma/torus_dma_interface.h"
 #include "sw/apps/torus_pingpong.h"
 #include "testbench/runner/torus_model.h"
 #include "tlm/check/checker.h"
@@ -22,6 +24,28 @@ int node_at_distance(const torus::TorusShape& s, int hops) {
   }
   if (left > 0) return -1;
   return s.node(c);
+}
+
+void require_dma_fifos(TorusModel& m, int injection, int reception, const std::string& who) {
+  const auto& dma = m.machine.node(0).dma->config();
+  if (dma.injection_fifos < injection) {
+    throw InputError(fmt::format("parameter 'torus.node.dma.injection_fifos' = {}: {} programs {}",
+                                 dma.injection_fifos, who, injection));
+  }
+  if (dma.reception_fifos < reception) {
+    throw InputError(fmt::format("parameter 'torus.node.dma.reception_fifos' = {}: {} programs {}",
+                                 dma.reception_fifos, who, reception));
+  }
+  // A memory-FIFO packet lands in one reception FIFO slot behind its entry header.
+  const auto& net = m.machine.network->config();
+  constexpr uint32_t kSlotPayload = torus::dma::kFifoSlot - sizeof(torus::dma::FifoEntryHeader);
+  if (reception > 0 && net.max_payload() > kSlotPayload) {
+    throw InputError(fmt::format(
+        "parameter 'torus.network.header_bytes' = {}: packets then carry up to {} B, more than "
+        "the {} B a reception FIFO slot holds behind its entry header, and {} receives by "
+        "memory FIFO",
+        net.header_bytes, net.max_payload(), kSlotPayload, who));
+  }
 }
 
 void install_torus_pingpong(TorusModel& m, uint64_t seed) {
@@ -75,6 +99,19 @@ void install_torus_pingpong(TorusModel& m, uint64_t seed) {
                     hops, shape.size(0), shape.size(1), shape.size(2),
                     shape.wrap() ? "torus" : "mesh", diameter));
   }
+  // The messaging layer's FIFOs, and its memory up to the receive buffer (sw/dcmf/messenger.h,
+  // sw/apps/torus_pingpong.h).
+  namespace layout = fw::dcmf::layout;
+  require_dma_fifos(m, fw::dcmf::kControlFifo + 1, fw::dcmf::kReceptionFifo + 1,
+                    "the messaging layer");
+  static_assert(
+      layout::kScratch + layout::kScratchSlots * layout::kScratchSlot <= layout::kAppMemory,
+      "the layer's FIFOs and scratch lie below the application's buffers");
+  m.machine.node(0).dram->require(
+      std::max(cfg.recv_buf, cfg.send_buf) + cfg.bytes,
+      fmt::format("the messaging layer's FIFOs and the send and receive buffers "
+                  "(workload.bytes at {:#x} and {:#x})",
+                  cfg.send_buf, cfg.recv_buf));
   // Each node's send buffer holds a seeded pattern; after the run each receive buffer must
   // hold the other node's pattern.
   std::vector<uint8_t> pattern_a(cfg.bytes), pattern_b(cfg.bytes);
