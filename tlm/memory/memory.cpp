@@ -82,7 +82,8 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     // the cause is reported even by an initiator that only counts the error.
     if (gp.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE) {
       CheckRegistry::instance().fail(
-          name(), beyond(gp.is_read() ? "read" : "write", gp.get_address(), gp.get_data_length()));
+          "memory: every access lies within the memory", name(),
+          beyond(gp.is_read() ? "read" : "write", gp.get_address(), gp.get_data_length()));
     }
     return;
   }
