@@ -203,8 +203,11 @@ int TorusAdapter::open_tx_counter(uint32_t value) {
 
 void TorusAdapter::close_tx_counter(int c) {
   drain_counters();
+  if (rdma_finished_ >= rdma_appended_) {  // nothing queued in the RDMA FIFO: free at once
+    free_tx_.push_back(c);
+    return;
+  }
   draining_.push_back({c, rdma_appended_});
-  drain_counters();  // nothing queued in the RDMA FIFO: free at once
 }
 
 }  // namespace hs::fw::ami
