@@ -73,7 +73,8 @@ class Adapter {
   virtual uint32_t rx_counter_value(int c) = 0;
   virtual void rx_counter_sub(int c, uint32_t n) = 0;
   virtual void close_rx_counter(int c) = 0;
-  // Send side: a counter the packets and puts from a buffer decrement (and may claim from).
+  // Send side: a counter the packets and puts from a buffer decrement (and may claim from);
+  // -1 while every free counter is still draining a closed transfer's queued claims.
   virtual int open_tx_counter(uint32_t value) = 0;
   virtual void close_tx_counter(int c) = 0;
   virtual int control_counter() const = 0;  // never reaches 0; for transfers that never claim

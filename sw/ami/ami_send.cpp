@@ -41,23 +41,27 @@ bool Ami::post_next(Outbound& o) {
   const uint32_t payload = adapter_.max_payload();
   if (!o.head_posted) {
     const uint32_t head_data = this->head_data(o.protocol, o.size);
+    uint32_t need = 0;
+    auto credits = credits_.end();
     if (o.protocol == Protocol::Eager) {
-      const uint32_t need = eager_entries(o.size, head_data, payload, cfg_.eager);
-      auto it = credits_.try_emplace(o.dest, cfg_.credit_entries).first;
+      need = eager_entries(o.size, head_data, payload, cfg_.eager);
+      credits = credits_.try_emplace(o.dest, cfg_.credit_entries).first;
       if (need > cfg_.credit_entries) {
         hal_.fail(
             fmt::format("AMI eager baseline: a {} B message needs {} credits; a peer has "
                         "{} (raise the temporary space or lower the eager limit)",
                         o.size, need, cfg_.credit_entries));
       }
-      if (it->second < need) {  // wait for the receiver to return credits
+      if (credits->second < need) {  // wait for the receiver to return credits
         ++stats_.credit_waits;
         return false;
       }
-      it->second -= need;
     }
-    if (o.protocol != Protocol::Rendezvous)
+    if (o.protocol != Protocol::Rendezvous) {
       o.counter = adapter_.open_tx_counter(o.size - head_data);
+      if (o.counter < 0) return false;  // every counter still drains an earlier message
+    }
+    if (credits != credits_.end()) credits->second -= need;
     SendHeader h;
     h.buf = o.buf;
     h.size = o.size;

@@ -58,7 +58,34 @@ uint64_t TorusAdapter::transfer_counter() {
   const uint64_t ring = fifo_.end - fifo_.start;
   completed_ += (head + ring - head_seen_) % ring / sizeof(dma::Descriptor);
   head_seen_ = head;
+  if (!draining_.empty()) drain_counters();
   return completed_;
+}
+
+void TorusAdapter::drain_counters() {
+  const uint64_t regs =
+      hs::torus::amap::kDmaRegs + dma::kInjFifoBase + kRdmaFifo * dma::kInjFifoStride;
+  const uint64_t head = hal_.reg_read(regs + dma::kFifoHead, 8);
+  const uint64_t tail = hal_.reg_read(regs + dma::kFifoTail, 8);
+  const uint64_t ring = rdma_fifo_.end - rdma_fifo_.start;
+  auto between = [ring](uint64_t from, uint64_t to) {
+    return (to + ring - from) % ring / sizeof(dma::Descriptor);
+  };
+  if (draining_.empty()) {
+    // Counting starts now (sampled every pass while anything drains, so the pointers never
+    // lap unseen); what the FIFO holds already counts as appended, not yet finished.
+    rdma_finished_ = 0;
+    rdma_appended_ = between(head, tail);
+  } else {
+    rdma_finished_ += between(rdma_head_seen_, head);
+    rdma_appended_ += between(rdma_tail_seen_, tail);
+  }
+  rdma_head_seen_ = head;
+  rdma_tail_seen_ = tail;
+  while (!draining_.empty() && draining_.front().after <= rdma_finished_) {
+    free_tx_.push_back(draining_.front().counter);
+    draining_.pop_front();
+  }
 }
 
 void TorusAdapter::inject(const Transfer& t) {
@@ -163,7 +190,11 @@ void TorusAdapter::close_rx_counter(int c) {
 }
 
 int TorusAdapter::open_tx_counter(uint32_t value) {
-  if (free_tx_.empty()) hal_.fail("AMI: out of DMA injection counters (too many sends open)");
+  if (free_tx_.empty() && !draining_.empty()) drain_counters();
+  if (free_tx_.empty()) {
+    if (!draining_.empty()) return -1;  // free soon: the RDMA FIFO is finishing its puts
+    hal_.fail("AMI: out of DMA injection counters (too many sends open)");
+  }
   const int c = free_tx_.back();
   free_tx_.pop_back();
   torus_dma::set_counter(hal_, Bank::Injection, static_cast<uint32_t>(c), value);
@@ -171,7 +202,12 @@ int TorusAdapter::open_tx_counter(uint32_t value) {
 }
 
 void TorusAdapter::close_tx_counter(int c) {
-  free_tx_.push_back(c);
+  drain_counters();
+  if (rdma_finished_ >= rdma_appended_) {  // nothing queued in the RDMA FIFO: free at once
+    free_tx_.push_back(c);
+    return;
+  }
+  draining_.push_back({c, rdma_appended_});
 }
 
 }  // namespace hs::fw::ami

@@ -3,8 +3,17 @@
 // descriptor, and that pointer is the transfer counter. Receive buffer: a DMA reception FIFO.
 // Counters: the DMA's injection and reception counter banks. GETs are remote gets whose
 // direct-put descriptor the peer's engine appends to its RDMA FIFO.
+//
+// A send counter outlives its message: a peer's claiming GETs (variant B's bottom and final
+// streams) sit in this node's RDMA FIFO as direct puts that claim from it, and one may still
+// be queued when the message completes, because the other stream already moved its bytes.
+// Reopened for another message, the counter would hand that stale put the new message's
+// bytes. So a closed counter drains: it is reused only once the RDMA FIFO has finished every
+// descriptor it held at the close (the receiver ACKs after its last GET request, and both
+// travel in order, so every GET of the message is in the FIFO by then).
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "hw/torus/network/torus_shape.h"
@@ -52,6 +61,8 @@ class TorusAdapter : public Adapter {
  private:
   hs::torus::dma::Descriptor to(int peer) const;
   uint64_t scratch();
+  // Counts the RDMA FIFO's appended and finished descriptors and frees drained counters.
+  void drain_counters();
 
   Hal& hal_;
   TorusAdapterConfig cfg_;
@@ -60,6 +71,12 @@ class TorusAdapter : public Adapter {
   torus_dma::FifoState fifo_, rdma_fifo_, rec_fifo_;
   uint64_t head_seen_ = 0, completed_ = 0;
   std::vector<int> free_tx_, free_rx_;
+  struct Draining {
+    int counter;
+    uint64_t after;  // free once the RDMA FIFO has finished this many descriptors
+  };
+  std::deque<Draining> draining_;
+  uint64_t rdma_head_seen_ = 0, rdma_tail_seen_ = 0, rdma_appended_ = 0, rdma_finished_ = 0;
   std::vector<uint64_t> rx_base_;
   uint64_t next_scratch_ = 0;
 };

@@ -117,6 +117,7 @@ void receiver(Hal& hal, const Config& cfg, const ami::AmiConfig& acfg, const Ada
     free_slots.pop_back();
     const uint64_t buf = cfg.recv_buf + uint64_t(slot) * slot_stride(cfg);
     recs[i].recv_posted = hal.cycles();
+    recs[i].bytes = n;
     ami.receive(cfg.sender, static_cast<uint32_t>(i), buf, n,
                 [&, i, buf, n, slot](const ami::RecvInfo& info) {
                   MessageRecord& m = recs[i];

@@ -11,6 +11,7 @@ namespace hs::fw::pingpong {
 struct Config {
   int a = 0, b = 1;
   uint32_t bytes = 1024;
+  uint32_t recv_bytes = 0;  // size each receive is posted with (0: the message size)
   dcmf::Protocol protocol = dcmf::Protocol::Auto;
   int iterations = 3;
   int warmup = 1;  // round trips not timed

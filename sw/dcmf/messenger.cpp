@@ -157,7 +157,8 @@ int Messenger::post_recv(int src, uint32_t tag, uint64_t buf, uint32_t bytes) {
     if (s.type == kRts) {
       handle_rts(r, src, s.rts);
     } else {
-      deliver_data(r, s.type, s.offset, s.data.data(), static_cast<uint32_t>(s.data.size()));
+      deliver_data(r, s.type, s.length, s.offset, s.data.data(),
+                   static_cast<uint32_t>(s.data.size()));
     }
   }
   return h;
@@ -170,13 +171,29 @@ Messenger::Recv* Messenger::find_recv(int src, uint32_t tag) {
   return nullptr;
 }
 
-void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t offset, const uint8_t* data,
-                             uint32_t n) {
+void Messenger::set_length(Recv& r, uint32_t length) {
+  if (r.sized) {
+    if (length != r.size) {
+      hal_.fail(fmt::format("message from node {} tag {}: packets say {} B and {} B", r.src, r.tag,
+                            r.size, length));
+    }
+    return;
+  }
+  if (length > r.size) {
+    hal_.fail(fmt::format("message from node {} tag {} is {} B; the posted receive has {} B", r.src,
+                          r.tag, length, r.size));
+  }
+  // A receive may be posted larger than the message; it completes with the message's length.
+  r.size = length;
+  r.sized = true;
+}
+
+void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t length, uint32_t offset,
+                             const uint8_t* data, uint32_t n) {
+  set_length(r, length);
   if (uint64_t{offset} + n > r.size) {
-    hal_.fail(
-        fmt::format("message from node {} tag {} overruns its {} B receive buffer "
-                    "(bytes {}..{})",
-                    r.src, r.tag, r.size, offset, offset + n));
+    hal_.fail(fmt::format("message from node {} tag {} has bytes {}..{} beyond its {} B length",
+                          r.src, r.tag, offset, offset + n, r.size));
   }
   hal_.store(r.buf + offset, data, n);
   hal_.compute((n + cfg_.copy_bytes_per_cycle - 1) / cfg_.copy_bytes_per_cycle);
@@ -192,11 +209,7 @@ void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t offset, const uint
 
 void Messenger::handle_rts(Recv& r, int src, const RtsRecord& rts) {
   hal_.compute(cfg_.rts_cycles);
-  if (rts.size > r.size) {
-    hal_.fail(fmt::format("message from node {} tag {} is {} B; the posted receive has {} B", src,
-                          r.tag, rts.size, r.size));
-  }
-  r.size = rts.size;
+  set_length(r, rts.size);
   const uint32_t remaining = rts.size - r.received_fifo;
   if (remaining == 0) {  // the memory FIFO delivered everything before the RTS was handled
     r.done = true;
@@ -240,7 +253,7 @@ void Messenger::handle_entry(const dma::FifoEntryHeader& h, uint64_t payload) {
   std::vector<uint8_t> data(h.payload);
   hal_.load(payload, data.data(), data.size());
   if (r) {
-    deliver_data(*r, type, h.offset, data.data(), h.payload);
+    deliver_data(*r, type, h.sw1, h.offset, data.data(), h.payload);
   } else {
     stash_.push_back(Stashed{src, tag, type, h.offset, h.sw1, std::move(data), {}});
   }

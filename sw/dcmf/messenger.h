@@ -97,14 +97,15 @@ class Messenger {
     int src;
     uint32_t tag;
     uint64_t buf;
-    uint32_t size;
+    uint32_t size;  // posted; the message's length once a packet or the RTS has told it
+    bool sized = false;
     bool done = false;
     int counter = -1;            // reception counter once the RTS is handled
     uint32_t received_fifo = 0;  // bytes copied from memory-FIFO entries
   };
   struct Stashed {  // arrived before its receive was posted
     int src;
-    uint32_t tag, type, offset, size;
+    uint32_t tag, type, offset, length;
     std::vector<uint8_t> data;
     RtsRecord rts;
   };
@@ -114,7 +115,10 @@ class Messenger {
   uint64_t scratch_slot();
   uint32_t take_counter(std::vector<uint32_t>& pool, const char* what);
   void handle_entry(const hs::torus::dma::FifoEntryHeader& h, uint64_t payload);
-  void deliver_data(Recv& r, uint32_t type, uint32_t offset, const uint8_t* data, uint32_t n);
+  // `length`: the message's length, from the packet header (the sending descriptor's).
+  void set_length(Recv& r, uint32_t length);
+  void deliver_data(Recv& r, uint32_t type, uint32_t length, uint32_t offset, const uint8_t* data,
+                    uint32_t n);
   void handle_rts(Recv& r, int src, const RtsRecord& rts);
   void check_counters();
   Recv* find_recv(int src, uint32_t tag);

@@ -122,6 +122,28 @@ TEST(AmiVariantB, BottomGetsInFlightWhileTopEagerArrives) {
   EXPECT_GT(m["committed_by_copy"].get<uint64_t>(), 0u);
 }
 
+// B: a bottom GET can still wait in the sender's RDMA FIFO when the top stream has already
+// moved every byte and the message has completed. Its direct put claims from the message's
+// send counter, so that counter must not serve another message until the put has run (and
+// claimed nothing). Many short messages with few FIFO slots leave such GETs behind often; each
+// later message must still send every byte exactly once from its own stream ends.
+TEST(AmiVariantB, LeftoverBottomGetsNeverClaimFromALaterMessage) {
+  int leftover = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const json w =
+        run_ok({"workload.ami.protocol=B", "workload.receive=early", "workload.random_sizes=true",
+                "workload.messages=8", "workload.window=3", "workload.ami.slots=2"},
+               seed);
+    const auto& trace = w["protocol_trace"];
+    ASSERT_EQ(trace.size(), 8u) << "seed " << seed;
+    for (size_t i = 0; i + 1 < trace.size(); ++i) {
+      // Bottom GETs posted, none of them moved a byte: they were left behind.
+      leftover += trace[i]["gets"].get<int>() > 0 && trace[i]["committed_by_rdma"] == 0;
+    }
+  }
+  EXPECT_GE(leftover, 6) << "the runs leave bottom GETs behind before later messages";
+}
+
 // 5. The STOP decision reads only data-flow state: an eager limit changes nothing, and a
 // message of any size starts eager.
 TEST(AmiStopDecision, NoEagerLimitAndAnySizeStartsEager) {

@@ -329,6 +329,41 @@ TEST_P(Messaging, DataIntegrityForEveryProtocolOverRandomSizesAndSeeds) {
   }
 }
 
+// A receive may be posted larger than the message: it completes with the message's length
+// (which every protocol learns from the wire: eager and split data from the packet header,
+// rendezvous and split from the RTS), holding exactly the message's bytes.
+TEST_P(Messaging, ReceivePostedLargerThanTheMessageCompletesWithItsLength) {
+  for (const char* proto : {"eager", "rendezvous", "split"}) {
+    for (int bytes : {1, 3000, 20000}) {
+      const auto r = run_scenario(
+          "torus_pingpong",
+          {counters(), "torus.network.x=2", "torus.network.y=2", "torus.network.z=2",
+           std::string("workload.protocol=") + proto, "workload.bytes=" + std::to_string(bytes),
+           "workload.receive_bytes=" + std::to_string(bytes + 4321), "workload.iterations=2"});
+      ASSERT_TRUE(passed(r)) << proto << " " << bytes << " B: " << violations(r);
+      EXPECT_TRUE(r["results"]["data_verified"].get<bool>()) << proto << " " << bytes;
+      const auto& at_b = r["results"]["last_message_at_b"];
+      EXPECT_EQ(at_b["bytes"].get<int>(), bytes) << proto;
+      EXPECT_EQ(at_b["memory_fifo_bytes"].get<int>() + at_b["direct_put_bytes"].get<int>(), bytes)
+          << proto;
+    }
+  }
+}
+
+// A message longer than the receive posted for it is reported as such, whatever the protocol,
+// before any byte lands beyond the buffer.
+TEST_P(Messaging, MessageLongerThanThePostedReceiveIsAReportedError) {
+  for (const char* proto : {"eager", "rendezvous", "split"}) {
+    const auto r = run_scenario("torus_pingpong",
+                                {counters(), "torus.network.x=2", "torus.network.y=2",
+                                 "torus.network.z=2", std::string("workload.protocol=") + proto,
+                                 "workload.bytes=5000", "workload.receive_bytes=4000"});
+    EXPECT_FALSE(passed(r)) << proto;
+    EXPECT_NE(violations(r).find("is 5000 B; the posted receive has 4000 B"), std::string::npos)
+        << proto << ": " << violations(r);
+  }
+}
+
 TEST(MessagingInput, BadDistanceIsAnInputError) {
   const auto r = run_scenario("torus_pingpong", {"workload.hops=13"});
   ASSERT_TRUE(r.contains("error"));

@@ -56,6 +56,11 @@ void install_torus_pingpong(TorusModel& m, uint64_t seed) {
       "hops", 1, "hops", "distance from node A (node 0) to node B", Range::between(1, 96)));
   cfg.bytes = static_cast<uint32_t>(
       p.integer("bytes", 1024, "B", "message size", Range::between(1, 16 << 20)));
+  cfg.recv_bytes = static_cast<uint32_t>(
+      p.integer("receive_bytes", 0, "B",
+                "size each receive is posted with; 0: the message size (a larger receive "
+                "completes with the message's length, a smaller one is an error)",
+                Range::between(0, 16 << 20)));
   const std::string proto = p.choice("protocol", "auto",
                                      "eager, rendezvous, split, or auto (eager up to "
                                      "workload.eager_limit, then workload.large_protocol)",
@@ -168,7 +173,8 @@ void install_torus_pingpong(TorusModel& m, uint64_t seed) {
     r["one_way_latency_ns"] = one_way;
     r["bandwidth_MBps"] = one_way > 0 ? cfg.bytes / one_way * 1e3 : 0;
     r["data_verified"] = a_ok && b_ok;
-    r["last_message_at_b"] = {{"memory_fifo_bytes", out_b->last_at_b.memory_fifo_bytes},
+    r["last_message_at_b"] = {{"bytes", out_b->last_at_b.bytes},
+                              {"memory_fifo_bytes", out_b->last_at_b.memory_fifo_bytes},
                               {"direct_put_bytes", out_b->last_at_b.direct_put_bytes}};
     r["target_bytes_copied_per_message"] = static_cast<double>(out_b->b_bytes_copied) / messages;
     r["core_cycles"] = {{"node_a", na->core_list[0]->compute_cycles()},
