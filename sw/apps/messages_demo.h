@@ -19,6 +19,7 @@ constexpr uint64_t kAccGetSources = 0x2A00'0000;  // accelerator buffers the hos
 constexpr uint64_t kHostGetDest = 0x2A00'0000;    // host buffers gets land in
 constexpr uint32_t kBuffers = 8;
 constexpr uint64_t kBufferBytes = 1 << 20;
+constexpr uint32_t kMaxReceiveSlots = 65;  // one more than the largest window
 
 enum class IdForms { Mixed, Pcie, Mac, Global };
 enum class Operations { Mixed, Send, Put, Get };
@@ -30,6 +31,7 @@ struct Config {
   uint64_t messages = 200;
   uint32_t max_bytes = 256 * 1024;
   uint32_t window = 4;
+  uint32_t receive_slots = 5;  // the accelerator's receive area for sends
   IdForms ids = IdForms::Mixed;
   Operations ops = Operations::Mixed;
   slmpm::Thresholds thresholds;
