@@ -186,7 +186,8 @@ void HostSlmpm::progress() {
           if (t.dma) {
             std::string error;
             if (cache_) {
-              if (!cache_->deregister(hal_, t.host_lo, t.host_lo + t.n, error)) hal_.fail(error);
+              if (!cache_->deregister(hal_, t.host_lo, t.host_lo + t.n, t.handle, error))
+                hal_.fail(error);
             } else {
               os_.deregister(hal_, t.handle);
             }

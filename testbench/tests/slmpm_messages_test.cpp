@@ -111,6 +111,14 @@ TEST(SlmpmMessages, SendsWaitForAFreeReceiveSlotWhenEveryOneIsBusy) {
   EXPECT_EQ(count(r, "delivered"), 80u);
 }
 
+TEST(SlmpmMessages, OverlappingGetsIntoOneBufferEachReleaseTheirOwnRegistration) {
+  // Sixteen in flight over eight buffers: two gets of different sizes into one host buffer
+  // hold overlapping cached registrations at once; each done must count down its own.
+  const Json r = run({"workload.operations=get", "workload.window=16", "workload.messages=100"});
+  ASSERT_TRUE(passed(r)) << violations(r);
+  EXPECT_EQ(count(r, "gets"), 100u);
+}
+
 TEST(ReceiveSlots, AClaimedSlotIsNeverHandedOutAgainUntilReleased) {
   hs::fw::slmpm::ReceiveSlots slots(0x1000, 3, 0x100);
   EXPECT_EQ(slots.claim(), 0x1000u);
