@@ -119,6 +119,16 @@ TEST(SlmpmMessages, OverlappingGetsIntoOneBufferEachReleaseTheirOwnRegistration)
   EXPECT_EQ(count(r, "gets"), 100u);
 }
 
+TEST(SlmpmMessages, ReceiveSlotsForTheLargestWindowStayClearOfPutsAndGetSources) {
+  // 41 receive slots of 1 MiB: the receive area must not reach put destinations or the
+  // buffers gets read from.
+  const Json r = run({"workload.window=40", "workload.messages=150"}, 3);
+  ASSERT_TRUE(passed(r)) << violations(r);
+  EXPECT_EQ(count(r, "delivered") + count(r, "gets"), 150u);
+  EXPECT_GT(count(r, "gets"), 0u);
+  EXPECT_GT(count(r, "smt"), 0u);
+}
+
 TEST(ReceiveSlots, AClaimedSlotIsNeverHandedOutAgainUntilReleased) {
   hs::fw::slmpm::ReceiveSlots slots(0x1000, 3, 0x100);
   EXPECT_EQ(slots.claim(), 0x1000u);
