@@ -241,7 +241,13 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
   };
   std::deque<Get> submitted;  // the engine completes requests in submission order
   uint64_t gets = 0, done = 0;
+  // Request slots: one is rewritten only once the request last written there has completed
+  // (the engine reads descriptors when it starts a request; its queue may be deeper).
   constexpr uint64_t kRequestSlots = 64;
+  auto request_slot = [&] {
+    while (gets - dma::completed(hal, cfg.engine_regs) >= kRequestSlots) hal.compute(poll_cycles);
+    return cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
+  };
   ReceiveSlots slots(cfg.receive_area, cfg.receive_slots, cfg.receive_slot_bytes);
   // Headers and GET requests that need a receive slot while every slot is busy wait here, in
   // arrival order, until a delivery frees one.
@@ -268,8 +274,7 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
         const auto rq = body_of<GetRequestBody>(p);
         check_target("GET request", rq.accelerator);
         const uint64_t dst = slot ? *slot : rq.dst;
-        const uint64_t at =
-            cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
+        const uint64_t at = request_slot();
         while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
         dma::write_request(hal, at, {dma::copy(cfg.host_window + rq.src, dst, rq.length)});
         hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
@@ -280,8 +285,7 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
         // Push accelerator memory into the registered host buffer: a DMA PUT.
         const auto rq = body_of<GetRequestBody>(p);
         check_target("PUT request", rq.accelerator);
-        const uint64_t at =
-            cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
+        const uint64_t at = request_slot();
         while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
         dma::write_request(hal, at, {dma::copy(rq.src, cfg.host_window + rq.dst, rq.length)});
         hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
