@@ -110,7 +110,7 @@ void accelerator_program(Hal& hal, const Config& cfg, Results& out) {
   ac.host_window = amap::host_via_pcie(0);
   ac.accelerator = static_cast<uint32_t>(cfg.accelerator);
   ac.receive_area = kAccReceive;
-  ac.receive_slots = cfg.window + 1;  // more slots than messages in flight: none overwritten
+  ac.receive_slots = cfg.receive_slots;
   ac.receive_slot_bytes = static_cast<uint32_t>(kBufferBytes);
   slmpm::accelerator_serve(hal, ac, cfg.messages, [&](uint32_t tag, uint64_t dst, uint32_t n) {
     const uint32_t b = (tag - 1) % kBuffers;

@@ -8,17 +8,27 @@
 #include "sw/os/os_model.h"
 #include "sw/slmpm/mode_selection.h"
 #include "sw/slmpm/registration_cache.h"
+#include "sw/slmpm/shared_memory.h"
 
 namespace hs::fw::messages_demo {
 
-constexpr uint64_t kHostSources = 0x2800'0000;  // 8 host buffers of 1 MiB
-constexpr uint64_t kAccReceive = 0x2800'0000;   // receive slots (send)
-constexpr uint64_t kAccPutArea = 0x2900'0000;   // put destinations
-constexpr uint64_t kAccRequests = 0x5300'0000;
-constexpr uint64_t kAccGetSources = 0x2A00'0000;  // accelerator buffers the host gets from
-constexpr uint64_t kHostGetDest = 0x2A00'0000;    // host buffers gets land in
 constexpr uint32_t kBuffers = 8;
 constexpr uint64_t kBufferBytes = 1 << 20;
+constexpr uint32_t kMaxReceiveSlots = 65;  // one more than the largest window
+
+// Host DRAM.
+constexpr uint64_t kHostSources = 0x2800'0000;  // kBuffers buffers of kBufferBytes
+constexpr uint64_t kHostGetDest = 0x2A00'0000;  // where gets land, one buffer each
+// Accelerator DRAM: the receive slots (sends), put destinations and get sources, apart.
+constexpr uint64_t kAccReceive = 0x2800'0000;
+constexpr uint64_t kAccPutArea = 0x2D00'0000;
+constexpr uint64_t kAccGetSources = 0x2E00'0000;
+constexpr uint64_t kAccRequests = 0x5300'0000;
+static_assert(kAccReceive + kMaxReceiveSlots * kBufferBytes <= kAccPutArea, "slots below puts");
+static_assert(kAccPutArea + kBuffers * kBufferBytes <= kAccGetSources, "puts below get sources");
+static_assert(kAccGetSources + kBuffers * kBufferBytes <= slmpm::shm::kAccRegion,
+              "get sources below the SLMPM's shared memory");
+static_assert(kHostSources + kBuffers * kBufferBytes <= kHostGetDest, "host areas apart");
 
 enum class IdForms { Mixed, Pcie, Mac, Global };
 enum class Operations { Mixed, Send, Put, Get };
@@ -30,6 +40,7 @@ struct Config {
   uint64_t messages = 200;
   uint32_t max_bytes = 256 * 1024;
   uint32_t window = 4;
+  uint32_t receive_slots = 5;  // the accelerator's receive area for sends
   IdForms ids = IdForms::Mixed;
   Operations ops = Operations::Mixed;
   slmpm::Thresholds thresholds;

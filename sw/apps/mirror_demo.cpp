@@ -29,6 +29,12 @@ void side_program(Hal& hal, const Config& cfg, Results& out) {
     out.latency_max_ns = std::max(out.latency_max_ns, latency_ns);
   };
 
+  auto poll = [&] {
+    const size_t n = reader.poll(apply);
+    if (n > 0) ++out.read_batches;
+    return n;
+  };
+
   while (writer.written() < cfg.updates || reader.read() < cfg.peer_updates) {
     bool progress = false;
     if (generated < cfg.updates && hal.cycles() >= next_update) {
@@ -50,7 +56,7 @@ void side_program(Hal& hal, const Config& cfg, Results& out) {
         ++out.ring_full_polls;  // the writer waits only when the ring is full
       }
     }
-    if (reader.poll(apply) > 0) progress = true;
+    if (poll() > 0) progress = true;
     if (progress) {
       last_progress = hal.cycles();
     } else {
@@ -65,7 +71,7 @@ void side_program(Hal& hal, const Config& cfg, Results& out) {
     }
   }
   // Traffic has stopped: one more poll lets a lazy reader publish what it has not yet.
-  reader.poll(apply);
+  poll();
   out.sent = writer.written();
   out.received = reader.read();
   out.publications = reader.publications();

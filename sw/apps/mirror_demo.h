@@ -33,6 +33,7 @@ struct Config {
 
 struct Results {
   uint64_t sent = 0, received = 0, publications = 0, remote_reads = 0, ring_full_polls = 0;
+  uint64_t read_batches = 0;  // polls that found at least one packet
   double latency_sum_ns = 0, latency_max_ns = 0;
   bool finished = false;
 };

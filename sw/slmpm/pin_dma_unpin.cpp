@@ -9,7 +9,10 @@ namespace hs::fw::pdu {
 using CB = ControlBlocks;
 
 namespace {
-constexpr uint64_t kRequestSlots = 64;  // requests in flight per engine at most (its queue)
+// Request slots per engine. The engine reads a request's descriptors only when it starts it,
+// so a slot is rewritten only once the request last written there has completed: the
+// engine's queue may be deeper than this area.
+constexpr uint64_t kRequestSlots = 64;
 
 // Polls until `done()`; a wait longer than `stall` cycles fails the run (liveness).
 template <class Done>
@@ -53,6 +56,8 @@ bool Injector::inject(int region, uint64_t src, uint64_t offset, uint32_t length
   const uint64_t completion =
       view_.host_from_engine + (emb_ == Embodiment::A ? cb_.decb(engine_) + CB::kCompleted
                                                       : cb_.mrcb(region) + CB::cseq(engine_));
+  // This application is the engine's only feeder: COMPLETED counts its own requests.
+  while (slot_ - dma::completed(hal_, view_.engine_regs) >= kRequestSlots) hal_.compute(100);
   const uint64_t slot = (slot_++ % kRequestSlots) * 2 * sizeof(dma::Descriptor);
   while (hal_.reg_read(view_.engine_regs + hs::dma::kSpace) == 0) hal_.compute(100);
   dma::write_request(hal_, view_.requests + slot,

@@ -117,4 +117,29 @@ bool RegistrationCache::deregister(Hal& hal, uint64_t lo, uint64_t hi, std::stri
   return false;
 }
 
+bool RegistrationCache::deregister(Hal& hal, uint64_t lo, uint64_t hi, os::Handle handle,
+                                   std::string& error) {
+  for (auto& e : entries_) {
+    if (e.handle != handle) continue;
+    if (lo < e.lo || e.hi < hi) {
+      error = fmt::format("deregister of [{:#x}, {:#x}) with the handle of [{:#x}, {:#x})", lo, hi,
+                          e.lo, e.hi);
+      return false;
+    }
+    if (e.counter == 0) {
+      error = fmt::format("deregister of [{:#x}, {:#x}) without a matching register", lo, hi);
+      return false;
+    }
+    --e.counter;
+    ++counters_.deregister_hits;
+    return true;
+  }
+  if (evicted_.count(handle)) {
+    // Unpinned when it was evicted (the stale-handle hazard the checker reports).
+    ++counters_.deregister_evicted;
+    return true;
+  }
+  return deregister(hal, lo, hi, error);  // not registered through the cache
+}
+
 }  // namespace hs::fw::slmpm

@@ -53,8 +53,14 @@ class RegistrationCache {
   // Registers [lo, hi). On failure returns nothing and sets `error` to why.
   std::optional<Registration> register_range(Hal& hal, uint64_t lo, uint64_t hi,
                                              std::string& error);
-  // Deregisters [lo, hi). Returns false with `error` set on misuse.
+  // Deregisters [lo, hi). Returns false with `error` set on misuse. When entries overlap, the
+  // newest containing [lo, hi) counts down, which need not be the one its register counted.
   bool deregister(Hal& hal, uint64_t lo, uint64_t hi, std::string& error);
+  // Deregisters [lo, hi) that register_range() answered with `handle`: counts down exactly the
+  // entry that register counted, even if a newer overlapping entry also contains the range
+  // (otherwise that entry would reach 0 while its own DMA is in flight). A handle already
+  // evicted has nothing left to count down.
+  bool deregister(Hal& hal, uint64_t lo, uint64_t hi, os::Handle handle, std::string& error);
 
   // Entries newest first.
   const std::list<CacheEntry>& entries() const { return entries_; }
@@ -66,7 +72,7 @@ class RegistrationCache {
 
   struct Counters {
     uint64_t hits = 0, misses = 0, evictions = 0, os_refusals_retried = 0, deregister_hits = 0,
-             deregister_passthrough = 0;
+             deregister_passthrough = 0, deregister_evicted = 0;
   };
   const Counters& counters() const { return counters_; }
 

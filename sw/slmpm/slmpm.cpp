@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sw/hal/dma.h"
+#include "sw/slmpm/receive_slots.h"
 
 namespace hs::fw::slmpm {
 
@@ -185,7 +186,8 @@ void HostSlmpm::progress() {
           if (t.dma) {
             std::string error;
             if (cache_) {
-              if (!cache_->deregister(hal_, t.host_lo, t.host_lo + t.n, error)) hal_.fail(error);
+              if (!cache_->deregister(hal_, t.host_lo, t.host_lo + t.n, t.handle, error))
+                hal_.fail(error);
             } else {
               os_.deregister(hal_, t.handle);
             }
@@ -228,88 +230,116 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
   struct Incoming {
     uint64_t dst;
     uint32_t length, received;
+    bool slot;  // dst is a receive slot, freed on delivery
   };
   std::map<uint32_t, Incoming> smt;
   struct Get {
     uint32_t tag;
     uint64_t dst;
     uint32_t length;
+    bool slot;
   };
   std::deque<Get> submitted;  // the engine completes requests in submission order
-  uint64_t gets = 0, done = 0, next_slot = 0;
+  uint64_t gets = 0, done = 0;
+  // Request slots: one is rewritten only once the request last written there has completed
+  // (the engine reads descriptors when it starts a request; its queue may be deeper).
   constexpr uint64_t kRequestSlots = 64;
-  auto receive_slot = [&](uint64_t dst) {
-    if (dst) return dst;
-    return cfg.receive_area + (next_slot++ % cfg.receive_slots) * cfg.receive_slot_bytes;
+  auto request_slot = [&] {
+    while (gets - dma::completed(hal, cfg.engine_regs) >= kRequestSlots) hal.compute(poll_cycles);
+    return cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
+  };
+  ReceiveSlots slots(cfg.receive_area, cfg.receive_slots, cfg.receive_slot_bytes);
+  // Headers and GET requests that need a receive slot while every slot is busy wait here, in
+  // arrival order, until a delivery frees one.
+  std::deque<std::pair<Chan*, Packet>> waiting;
+  auto needs_slot = [](const Packet& p) {
+    if (p.variable == kSmtHeader) return body_of<SmtHeaderBody>(p).dst == 0;
+    if (p.variable == kGetRequest) return body_of<GetRequestBody>(p).dst == 0;
+    return false;
+  };
+  auto release = [&](uint64_t dst) {
+    if (!slots.release(dst))
+      hal.fail(fmt::format("SLMPM: receive slot {:#x} released but not claimed", dst));
+  };
+  auto check_target = [&](const char* what, uint32_t accelerator) {
+    if (accelerator != cfg.accelerator) {
+      hal.fail(fmt::format("SLMPM: {} for accelerator {} arrived at accelerator {}", what,
+                           accelerator, cfg.accelerator));
+    }
+  };
+  // Serves one message from the host; `slot` is its receive slot if needs_slot(p).
+  auto serve = [&](Chan& c, const Packet& p, std::optional<uint64_t> slot) {
+    switch (p.variable) {
+      case kGetRequest: {
+        const auto rq = body_of<GetRequestBody>(p);
+        check_target("GET request", rq.accelerator);
+        const uint64_t dst = slot ? *slot : rq.dst;
+        const uint64_t at = request_slot();
+        while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
+        dma::write_request(hal, at, {dma::copy(cfg.host_window + rq.src, dst, rq.length)});
+        hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+        submitted.push_back({rq.tag, dst, rq.length, slot.has_value()});
+        break;
+      }
+      case kPutRequest: {
+        // Push accelerator memory into the registered host buffer: a DMA PUT.
+        const auto rq = body_of<GetRequestBody>(p);
+        check_target("PUT request", rq.accelerator);
+        const uint64_t at = request_slot();
+        while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
+        dma::write_request(hal, at, {dma::copy(rq.src, cfg.host_window + rq.dst, rq.length)});
+        hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+        submitted.push_back({rq.tag, 0, rq.length, false});  // lands in host memory, not here
+        break;
+      }
+      case kSmtHeader: {
+        const auto h = body_of<SmtHeaderBody>(p);
+        check_target("SMT header", h.accelerator);
+        const uint64_t dst = slot ? *slot : h.dst;
+        smt[h.tag] = {dst, h.length, 0, slot.has_value()};
+        c.pending.push_back(message(kSmtAck, AckBody{h.tag, 0, dst}));
+        break;
+      }
+      case kSmtData: {
+        const auto d = body_of<DataBody>(p);
+        auto it = smt.find(d.tag);
+        if (it == smt.end()) hal.fail(fmt::format("SLMPM: data for unknown transfer {}", d.tag));
+        const uint32_t n = p.length - 8;
+        hal.store(it->second.dst + d.offset, d.bytes, n);
+        it->second.received += n;
+        if (it->second.received == it->second.length) {
+          if (delivered) delivered(d.tag, it->second.dst, it->second.length);
+          c.pending.push_back(message(kSmtDone, AckBody{d.tag, 0, it->second.dst}));
+          if (it->second.slot) release(it->second.dst);
+          smt.erase(it);
+          ++done;
+        }
+        break;
+      }
+      default:
+        hal.fail(fmt::format("SLMPM: unexpected message type {} from the host", p.variable));
+    }
+  };
+  // Hands freed slots to waiting messages, oldest first.
+  auto admit_waiting = [&] {
+    while (!waiting.empty()) {
+      const auto slot = slots.claim();
+      if (!slot) return;
+      const auto [c, p] = waiting.front();
+      waiting.pop_front();
+      serve(*c, p, slot);
+    }
   };
   while (done < transfers) {
     bool progress = false;
     for (auto& c : chans) {
       c.in.poll([&](const Packet& p) {
         progress = true;
-        switch (p.variable) {
-          case kGetRequest: {
-            const auto rq = body_of<GetRequestBody>(p);
-            if (rq.accelerator != cfg.accelerator) {
-              hal.fail(
-                  fmt::format("SLMPM: GET request for accelerator {} arrived at accelerator {}",
-                              rq.accelerator, cfg.accelerator));
-            }
-            const uint64_t dst = receive_slot(rq.dst);
-            const uint64_t at =
-                cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
-            while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
-            dma::write_request(hal, at, {dma::copy(cfg.host_window + rq.src, dst, rq.length)});
-            hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
-            submitted.push_back({rq.tag, dst, rq.length});
-            break;
-          }
-          case kPutRequest: {
-            // Push accelerator memory into the registered host buffer: a DMA PUT.
-            const auto rq = body_of<GetRequestBody>(p);
-            if (rq.accelerator != cfg.accelerator) {
-              hal.fail(
-                  fmt::format("SLMPM: PUT request for accelerator {} arrived at accelerator {}",
-                              rq.accelerator, cfg.accelerator));
-            }
-            const uint64_t at =
-                cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
-            while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
-            dma::write_request(hal, at, {dma::copy(rq.src, cfg.host_window + rq.dst, rq.length)});
-            hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
-            submitted.push_back({rq.tag, 0, rq.length});  // lands in host memory, not here
-            break;
-          }
-          case kSmtHeader: {
-            const auto h = body_of<SmtHeaderBody>(p);
-            if (h.accelerator != cfg.accelerator) {
-              hal.fail(fmt::format("SLMPM: SMT header for accelerator {} arrived at accelerator {}",
-                                   h.accelerator, cfg.accelerator));
-            }
-            const uint64_t dst = receive_slot(h.dst);
-            smt[h.tag] = {dst, h.length, 0};
-            c.pending.push_back(message(kSmtAck, AckBody{h.tag, 0, dst}));
-            break;
-          }
-          case kSmtData: {
-            const auto d = body_of<DataBody>(p);
-            auto it = smt.find(d.tag);
-            if (it == smt.end())
-              hal.fail(fmt::format("SLMPM: data for unknown transfer {}", d.tag));
-            const uint32_t n = p.length - 8;
-            hal.store(it->second.dst + d.offset, d.bytes, n);
-            it->second.received += n;
-            if (it->second.received == it->second.length) {
-              if (delivered) delivered(d.tag, it->second.dst, it->second.length);
-              c.pending.push_back(message(kSmtDone, AckBody{d.tag, 0, it->second.dst}));
-              smt.erase(it);
-              ++done;
-            }
-            break;
-          }
-          default:
-            hal.fail(fmt::format("SLMPM: unexpected message type {} from the host", p.variable));
-        }
+        if (!needs_slot(p)) return serve(c, p, std::nullopt);
+        // Behind earlier waiters, or no slot free: wait (keeps arrival order).
+        const auto slot = waiting.empty() ? slots.claim() : std::nullopt;
+        if (slot) return serve(c, p, slot);
+        waiting.emplace_back(&c, p);
       });
     }
     // DMA completions, in order, answered on the PCIe channel.
@@ -319,9 +349,11 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
       submitted.pop_front();
       if (delivered && g.dst) delivered(g.tag, g.dst, g.length);
       chans.front().pending.push_back(message(kDmaDone, AckBody{g.tag, 0, g.dst}));
+      if (g.slot) release(g.dst);
       ++done;
       progress = true;
     }
+    admit_waiting();
     for (auto& c : chans) {
       if (!c.pending.empty()) c.out.flush(c.pending);
     }

@@ -120,7 +120,7 @@ struct AcceleratorSlmpmConfig {
   std::optional<std::pair<RingLayout, RingLayout>> ethernet;  // from host, to host
   uint64_t engine_regs = 0, request_area = 0, host_window = 0;
   uint32_t accelerator = 0;   // headers must name this accelerator
-  uint64_t receive_area = 0;  // where SMT payloads land (slot per tag, round robin)
+  uint64_t receive_area = 0;  // where sends land: a free slot each, round robin
   uint32_t receive_slots = 8, receive_slot_bytes = 1 << 20;
 };
 

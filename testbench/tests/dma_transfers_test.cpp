@@ -103,3 +103,18 @@ TEST(DmaTransfers, RandomBuffersWindowsAndLatenciesWithSafetyOverManySeeds) {
     }
   }
 }
+
+TEST(DmaTransfers, BuffersBeyondTheTransferAreaAreAnInputError) {
+  // 2049 buffers of 64 KiB + 16 B take 128 KiB slots each: 256 MiB + 128 KiB, past the area
+  // below the SLMPM's shared memory (the last slot would overwrite the message rings).
+  const Json r = hs::testing::run_scenario(
+      "dma_transfers", {"workload.buffers=2049", "workload.buffer_bytes=65552"}, 1);
+  ASSERT_TRUE(r.contains("error"));
+  EXPECT_NE(r["error"].get<std::string>().find("workload.buffers = 2049"), std::string::npos)
+      << r["error"];
+  const Json fits = hs::testing::run_scenario(
+      "dma_transfers",
+      {"workload.buffers=2048", "workload.buffer_bytes=65552", "workload.transfers=2"}, 1);
+  EXPECT_FALSE(fits.contains("error")) << fits["error"];
+  EXPECT_TRUE(passed(fits)) << violations(fits);
+}

@@ -70,6 +70,20 @@ TEST(PinDmaUnpin, EveryRequestEndsWithExactlyOneCompletionWriteInSequence) {
   EXPECT_EQ(res(r)["completion_writes"].get<uint64_t>(), issued);
 }
 
+TEST(PinDmaUnpin, RequestSlotsAreNotRewrittenWhileAnEngineWithADeeperQueueHoldsThem) {
+  // Engines with 200 request slots, applications with 64 request areas and back-to-back
+  // injections: a request area is rewritten only after the request in it has completed, so
+  // every completion still arrives in sequence, once.
+  const Json r =
+      run({"node0.host.dma.queue=200", "node0.acc0.dma.queue=200", "workload.injections=300",
+           "workload.max_gap_cycles=0", "workload.max_bytes=65536", "workload.unpin_regions=0"});
+  ASSERT_TRUE(passed(r)) << violations(r);
+  uint64_t issued = 0;
+  for (const auto& a : res(r)["applications"]) issued += a["issued"].get<uint64_t>();
+  EXPECT_EQ(issued, 600u);
+  EXPECT_EQ(res(r)["completion_writes"].get<uint64_t>(), issued);
+}
+
 TEST(PinDmaUnpin, UnsafeUnpinLetsADmaWriteIntoAReusedRegion) {
   const Json r = run(with(kHeavy, {"workload.rule=unsafe"}));
   ASSERT_FALSE(passed(r));

@@ -235,6 +235,46 @@ TEST(RegistrationCache, SafetyModeRefusesRatherThanEvictAnInUseEntry) {
   EXPECT_TRUE(f.cache.register_range(f.hal, 0x30000, 0x40000, f.error).has_value());
 }
 
+TEST(RegistrationCache, DeregisterWithItsHandleCountsDownTheEntryItsRegisterCounted) {
+  // A small range, then a larger one over it (a miss: a newer entry that also contains the
+  // small one), both in use. Each deregister must count down its own entry: by range alone
+  // the small one's would count down the newer entry, leaving it at 0 while its DMA runs.
+  Fixture f(64);
+  const auto small = f.reg(0x10000, 0x11000);
+  const auto large = f.reg(0x10000, 0x20000);
+  ASSERT_NE(small.handle, large.handle);
+  ASSERT_TRUE(f.cache.deregister(f.hal, 0x10000, 0x11000, small.handle, f.error)) << f.error;
+  const auto counter = [&](hs::fw::os::Handle h) {
+    for (const auto& e : f.cache.entries())
+      if (e.handle == h) return e.counter;
+    return int64_t{-1};
+  };
+  EXPECT_EQ(counter(small.handle), 0);
+  EXPECT_EQ(counter(large.handle), 1) << "the larger range is still in use";
+  ASSERT_TRUE(f.cache.deregister(f.hal, 0x10000, 0x20000, large.handle, f.error)) << f.error;
+  EXPECT_EQ(counter(large.handle), 0);
+  EXPECT_EQ(f.cache.counters().deregister_hits, 2u);
+  EXPECT_EQ(f.os_deregisters(), 0u);
+}
+
+TEST(RegistrationCache, DeregisterWithAnEvictedHandleHasNothingLeftToCountDown) {
+  Fixture f(1);
+  const auto a = f.reg(0x10000, 0x20000);
+  const auto b = f.reg(0x10000, 0x30000);  // evicts a while in use (no safety)
+  ASSERT_TRUE(f.cache.evicted(a.handle));
+  ASSERT_TRUE(f.cache.deregister(f.hal, 0x10000, 0x20000, a.handle, f.error)) << f.error;
+  EXPECT_EQ(f.cache.entries().front().handle, b.handle);
+  EXPECT_EQ(f.cache.entries().front().counter, 1) << "b's own register is still counted";
+  EXPECT_EQ(f.cache.counters().deregister_evicted, 1u);
+}
+
+TEST(RegistrationCache, DeregisterWithAnotherRangesHandleIsAnError) {
+  Fixture f(64);
+  const auto a = f.reg(0x10000, 0x20000);
+  EXPECT_FALSE(f.cache.deregister(f.hal, 0x10000, 0x30000, a.handle, f.error));
+  EXPECT_NE(f.error.find("with the handle of"), std::string::npos) << f.error;
+}
+
 // Random register/deregister streams with more buffers than entries, OS pressure, and the
 // invariants checked after every call; in safety mode no handle in use is ever evicted.
 class RandomStreams : public ::testing::TestWithParam<bool> {};
@@ -249,22 +289,28 @@ TEST_P(RandomStreams, InvariantsHoldAcrossManySeeds) {
     oc.refuse_below_bytes = (rng() % 64) * kPage;
     const size_t max_entries = rng() % 3 == 0 ? 0 : 1 + rng() % 6;
     Fixture f(max_entries, safety, oc);
-    std::vector<std::pair<uint64_t, uint64_t>> held;  // ranges registered, not yet deregistered
+    struct Held {
+      uint64_t lo, hi;
+      os::Handle handle;
+    };
+    std::vector<Held> held;  // ranges registered, not yet deregistered
     for (int step = 0; step < 200; ++step) {
       if (held.empty() || rng() % 3 != 0) {
         const uint64_t buf = rng() % 10;
         const uint64_t lo = buf * 64 * kPage + (rng() % 4) * kPage;
         const uint64_t hi = lo + (1 + rng() % 16) * kPage;
         std::string err;
-        if (f.cache.register_range(f.hal, lo, hi, err)) held.emplace_back(lo, hi);
+        if (auto r = f.cache.register_range(f.hal, lo, hi, err))
+          held.push_back({lo, hi, r->handle});
       } else {
         const size_t i = rng() % held.size();
-        auto [lo, hi] = held[i];
+        const Held h = held[i];
         held.erase(held.begin() + static_cast<long>(i));
         std::string err;
-        // The entry that serves the range now may differ from the one that registered it (a
-        // newer overlapping entry): deregister counts down whichever serves it.
-        f.cache.deregister(f.hal, lo, hi, err);
+        // With its handle, a deregister counts down the entry its register counted (or finds
+        // it evicted): never an error, whatever newer overlapping entries exist.
+        ASSERT_TRUE(f.cache.deregister(f.hal, h.lo, h.hi, h.handle, err))
+            << err << ", seed " << seed;
       }
       check_invariants(f, max_entries);
       if (safety) {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "sw/apps/transfer_demo.h"
+#include "sw/slmpm/shared_memory.h"
 #include "testbench/runner/hybrid_model.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
@@ -45,6 +46,18 @@ void install_dma_transfers(HybridModel& m, uint64_t) {
   if (cfg.buffer_bytes % 16 != 0) {
     throw InputError(
         fmt::format("workload.buffer_bytes = {}: must be a multiple of 16", cfg.buffer_bytes));
+  }
+  // Buffers (host) and their slots (accelerator) sit below the SLMPM's shared memory.
+  const uint64_t area = fw::slmpm::shm::kAccRegion - demo::kAccReceive;
+  static_assert(fw::slmpm::shm::kAccRegion - demo::kAccReceive ==
+                    fw::slmpm::shm::kHostRegion - demo::kHostBuffers,
+                "host buffers and accelerator slots share one layout");
+  if (uint64_t{cfg.buffers} * cfg.stride() > area) {
+    throw InputError(fmt::format(
+        "workload.buffers = {} of workload.buffer_bytes = {} (each in a {} KiB slot) need {} KiB; "
+        "the transfer area holds {} KiB",
+        cfg.buffers, cfg.buffer_bytes, cfg.stride() >> 10,
+        (uint64_t{cfg.buffers} * cfg.stride()) >> 10, area >> 10));
   }
   // Host buffers and their accelerator slots, the accelerator's DMA request area and the
   // SLMPM's rings (sw/apps/transfer_demo.h).

@@ -147,6 +147,7 @@ void install_mirrored_counters(HybridModel& m, uint64_t seed) {
         return nlohmann::json{{"sent", s.sent},
                               {"received", s.received},
                               {"publications", s.publications},
+                              {"read_batches", s.read_batches},
                               {"remote_reads", s.remote_reads},
                               {"ring_full_polls", s.ring_full_polls},
                               {"mean_latency_ns", s.received ? s.latency_sum_ns / s.received : 0.0},

@@ -23,6 +23,12 @@ void install_slmpm_messages(HybridModel& m, uint64_t seed) {
                                                   Range::between(16, demo::kBufferBytes)));
   cfg.window = static_cast<uint32_t>(
       p.integer("window", 4, "", "messages in flight", Range::between(1, 64)));
+  const auto slots =
+      p.integer("receive_slots", 0, "",
+                "the accelerator's receive slots for sends (0: one more than the window); a send "
+                "finding none free waits for one",
+                Range::between(0, demo::kMaxReceiveSlots));
+  cfg.receive_slots = slots ? static_cast<uint32_t>(slots) : cfg.window + 1;
   cfg.segments = static_cast<uint32_t>(
       p.integer("segments", 32, "", "message ring segments", Range::between(1, 1024)));
   const std::string ids =
