@@ -136,8 +136,10 @@ int sc_main(int argc, char* argv[]) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // A malformed command line is bad input like any other, reported the same way.
+    std::cerr << "hybridsim: error: " << e.what() << "\nRun with --help for more information.\n";
+    return 2;
   }
 
   try {

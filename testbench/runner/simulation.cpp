@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "testbench/runner/report_text.h"
 #include "tlm/check/checker.h"
@@ -102,11 +103,29 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   time_limit_ns_ = ParamScope("sim").real("time_limit", 0, "ns",
                                           "stop the run at this simulated time (0: run until idle)",
                                           Range::between(0, 1e15));
-  model_ = build_model(scenario_.machine, scenario_.workload, seed_);
+  try {
+    model_ = build_model(scenario_.machine, scenario_.workload, seed_);
+  } catch (const InputError& e) {
+    throw InputError(name_scenario(scenario_.path, e.what()));
+  }
   reaper_ = std::make_unique<ThreadReaper>("reaper");
   interrupt_ = std::make_unique<RunInterrupt>();
   test_hold_ = make_test_hold(*interrupt_);
   params.finalize();
+}
+
+// The scenario chose the machine and the workload, so a refusal of either, or of what the
+// workload needs of the machine, names the file, as refusals of its parameters do. Lines
+// that already name the file, a --set argument or the parameter at fault are left as they are.
+std::string Simulation::name_scenario(const std::string& path, const std::string& message) {
+  std::istringstream lines(message);
+  std::string out;
+  for (std::string line; std::getline(lines, line);) {
+    const bool named = line.find(path) != std::string::npos || line.rfind("--set", 0) == 0 ||
+                       line.rfind("parameter '", 0) == 0;
+    out += (out.empty() ? "" : "\n") + (named ? line : path + ": " + line);
+  }
+  return out;
 }
 
 Simulation::~Simulation() = default;

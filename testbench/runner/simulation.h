@@ -45,6 +45,7 @@ class Simulation {
   const Scenario& scenario() const { return scenario_; }
 
  private:
+  static std::string name_scenario(const std::string& path, const std::string& message);
   // Outputs not finished by run() (bad input, an exception) are dropped: declared first, so
   // it also acts when the constructor throws.
   struct DropUnfinishedOutputs {
