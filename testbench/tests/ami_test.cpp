@@ -361,3 +361,17 @@ TEST(AmiInput, BadValuesAreInputErrors) {
   ASSERT_TRUE(proto.contains("error"));
   EXPECT_NE(proto["error"].get<std::string>().find("workload.ami.protocol"), std::string::npos);
 }
+
+// The eager baseline's credits are known before the run: too little temporary space for the
+// largest eager message is an input error, and enough runs.
+TEST(AmiInput, EagerCreditsTooFewForTheLimitAreRefusedBeforeTheRun) {
+  const auto r = run_scenario("torus_ami",
+                              small({"workload.ami.protocol=eager", "workload.ami.temp_bytes=0"}));
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  const std::string e = r["error"].get<std::string>();
+  EXPECT_NE(e.find("workload.ami.temp_bytes"), std::string::npos) << e;
+  EXPECT_NE(e.find("workload.ami.eager_limit"), std::string::npos) << e;
+  EXPECT_NE(e.find("gives 0 credits"), std::string::npos) << e;
+  run_ok({"workload.ami.protocol=eager", "workload.ami.temp_bytes=65536", "workload.messages=3",
+          "workload.bytes=4096"});
+}
