@@ -154,7 +154,11 @@ void Ami::on_ack(int src, uint32_t msg) {
     hal_.fail(
         fmt::format("AMI: ACK from {} for message {} this endpoint is not sending", src, msg));
   }
-  it->second.acked = true;
+  Outbound& o = it->second;
+  o.acked = true;
+  // Eager packets still queued are of no use to the receiver, which may stop polling its
+  // reception buffer now; the SEND completes only once they are out of the FIFO.
+  if (o.counter >= 0) adapter_.abandon_tx_counter(o.counter);
   ++stats_.acks;
   trace_->ack_received(self_, src, msg);
 }
