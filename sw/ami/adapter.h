@@ -77,6 +77,10 @@ class Adapter {
   // -1 while every free counter is still draining a closed transfer's queued claims.
   virtual int open_tx_counter(uint32_t value) = 0;
   virtual void close_tx_counter(int c) = 0;
+  // The receiver has every byte of the buffer counter `c` covers (it ACKed): descriptors
+  // still queued against the counter may finish without moving anything. The torus DMA
+  // delivers them whether or not the receiver still polls, and ignores this.
+  virtual void abandon_tx_counter(int) {}
   virtual int control_counter() const = 0;  // never reaches 0; for transfers that never claim
 };
 

@@ -65,7 +65,7 @@ void Ami::init() {
   block_ = adapter_.max_payload();
   const int blocks = static_cast<int>(cfg_.temp_bytes / block_);
   for (int b = blocks - 1; b >= 0; --b) free_blocks_.push_back(b);
-  if (cfg_.credit_entries == 0) cfg_.credit_entries = static_cast<uint32_t>(blocks);
+  cfg_.credit_entries = eager_credits(cfg_.temp_bytes, cfg_.credit_entries, block_);
   busy_share_.set_window(cfg_.stop.window_cycles);
   link_rate_.set_window(cfg_.stop.window_cycles);
   start_cycles_ = hal_.cycles();

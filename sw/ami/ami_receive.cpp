@@ -367,7 +367,7 @@ void Ami::complete(Inbound& in) {
   stats_.rdma_bytes += in.info.rdma_bytes;
   if (in.h.protocol == static_cast<uint8_t>(Protocol::Eager)) {
     ControlRecord r;  // the temporary space this message was entitled to is free again
-    r.bytes = eager_entries(in.h.size, head_data(Protocol::Eager, in.h.size), block_, cfg_.eager);
+    r.bytes = eager_credits_needed(in.h.size, block_, cfg_.eager);
     push(control(in.src, kCredit, in.msg, r));
   } else {
     push(control(in.src, kAck, in.msg, ControlRecord{}));

@@ -24,8 +24,7 @@ void Ami::send(int dest, uint64_t buf, uint32_t bytes, uint32_t tag, Callback do
 }
 
 uint32_t Ami::head_data(Protocol p, uint32_t size) const {
-  if (p == Protocol::Rendezvous) return 0;
-  return std::min<uint32_t>(size, adapter_.max_payload() - sizeof(SendHeader));
+  return head_data_bytes(p, size, adapter_.max_payload());
 }
 
 Callback Ami::track(Outbound& o) {
@@ -44,7 +43,7 @@ bool Ami::post_next(Outbound& o) {
     uint32_t need = 0;
     auto credits = credits_.end();
     if (o.protocol == Protocol::Eager) {
-      need = eager_entries(o.size, head_data, payload, cfg_.eager);
+      need = eager_credits_needed(o.size, payload, cfg_.eager);
       credits = credits_.try_emplace(o.dest, cfg_.credit_entries).first;
       if (need > cfg_.credit_entries) {
         hal_.fail(
@@ -155,7 +154,11 @@ void Ami::on_ack(int src, uint32_t msg) {
     hal_.fail(
         fmt::format("AMI: ACK from {} for message {} this endpoint is not sending", src, msg));
   }
-  it->second.acked = true;
+  Outbound& o = it->second;
+  o.acked = true;
+  // Eager packets still queued are of no use to the receiver, which may stop polling its
+  // reception buffer now; the SEND completes only once they are out of the FIFO.
+  if (o.counter >= 0) adapter_.abandon_tx_counter(o.counter);
   ++stats_.acks;
   trace_->ack_received(self_, src, msg);
 }

@@ -62,6 +62,7 @@ void ShmAdapter::init() {
     free_rx_.push_back(c);
   }
   rx_base_.assign(cfg_.counters, 0);
+  abandoned_.assign(cfg_.counters, false);
 }
 
 uint64_t ShmAdapter::transfer_counter() {
@@ -135,6 +136,12 @@ bool ShmAdapter::step() {
     progress_ = 0;
   }
   const auto kind = static_cast<TransferKind>(cur_.kind);
+  // Packets a receiver no longer needs must not wait for reception entries: once it has
+  // ACKed its last message it stops draining its ring, which may be full.
+  if (kind != TransferKind::Get && cur_.tx_counter > 0 && abandoned_[cur_.tx_counter]) {
+    finish();
+    return true;
+  }
   uint32_t n = std::min(cur_.bytes - progress_,
                         kind == TransferKind::Packet ? max_payload() : cfg_.chunk_bytes);
   uint64_t slot_index = 0;
@@ -262,11 +269,16 @@ int ShmAdapter::open_tx_counter(uint32_t value) {
   const int c = free_tx_.back();
   free_tx_.pop_back();
   hal_.store(tx_word(self_, c), value);
+  abandoned_[c] = false;
   return c;
 }
 
 void ShmAdapter::close_tx_counter(int c) {
   free_tx_.push_back(c);
+}
+
+void ShmAdapter::abandon_tx_counter(int c) {
+  abandoned_[c] = true;
 }
 
 }  // namespace hs::fw::ami

@@ -52,6 +52,7 @@ class ShmAdapter : public Adapter {
   void close_rx_counter(int c) override;
   int open_tx_counter(uint32_t value) override;
   void close_tx_counter(int c) override;
+  void abandon_tx_counter(int c) override;
   int control_counter() const override { return 0; }
 
  private:
@@ -89,6 +90,7 @@ class ShmAdapter : public Adapter {
   uint32_t progress_ = 0;
   std::vector<int> free_tx_, free_rx_;
   std::vector<uint64_t> rx_base_;
+  std::vector<bool> abandoned_;  // per send counter
   std::vector<uint8_t> buf_;
   AmiTrace* trace_ = nullptr;
 };

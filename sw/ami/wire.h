@@ -90,4 +90,19 @@ inline uint32_t eager_entries(uint32_t size, uint32_t head_data, uint32_t payloa
   return n;
 }
 
+// Message bytes a SEND header packet carries after the header.
+inline uint32_t head_data_bytes(Protocol p, uint32_t size, uint32_t payload) {
+  if (p == Protocol::Rendezvous) return 0;
+  return std::min<uint32_t>(size, payload - static_cast<uint32_t>(sizeof(SendHeader)));
+}
+
+// Eager baseline: the credits (temporary-space blocks of one packet payload) each peer gets,
+// and what a message of `size` bytes takes.
+inline uint32_t eager_credits(uint32_t temp_bytes, uint32_t credit_entries, uint32_t payload) {
+  return credit_entries ? credit_entries : temp_bytes / payload;
+}
+inline uint32_t eager_credits_needed(uint32_t size, uint32_t payload, const EagerSchedule& s) {
+  return eager_entries(size, head_data_bytes(Protocol::Eager, size, payload), payload, s);
+}
+
 }  // namespace hs::fw::ami

@@ -281,6 +281,25 @@ TEST(AmiSharedMemory, EveryProtocolBetweenTwoCores) {
   }
 }
 
+// Through shared memory, A's eager packets queued when the last ACK arrives must not wait for
+// reception entries at a receiver that has finished and stopped draining them.
+TEST(AmiSharedMemory, LastSendCompletesAfterTheReceiverFinishes) {
+  const json w = run_ok(
+      {"workload.hops=0", "torus.network.routing=adaptive", "torus.node.dma.counters=tlm",
+       "workload.ami.protocol=A", "workload.ami.slots=64", "workload.ami.stop.unexpected=true",
+       "workload.ami.temp_bytes=0", "workload.ami.eager_packet=1024", "workload.ami.eager_growth=1",
+       "workload.ami.bottom_get=256", "workload.ami.bottom_share=1", "workload.bytes=262144",
+       "workload.messages=4", "workload.random_sizes=false", "workload.receive=random",
+       "workload.receive_delay=0", "workload.receiver_load=0.9", "workload.window=8",
+       "sim.time_limit=1e8"},
+      23);
+  ASSERT_EQ(w["protocol_trace"].size(), 4u);
+  for (const auto& m : w["protocol_trace"]) {
+    EXPECT_TRUE(m["receive_done"].get<bool>());
+    EXPECT_TRUE(m["send_done"].get<bool>()) << m.dump();
+  }
+}
+
 // 12. A STOP that arrives after every eager byte was posted: E = size, no RDMA, one
 // completion.
 TEST(AmiStop, AfterTheLastEagerByte) {
@@ -360,4 +379,18 @@ TEST(AmiInput, BadValuesAreInputErrors) {
   const auto proto = run_scenario("torus_ami", small({"workload.ami.protocol=D"}));
   ASSERT_TRUE(proto.contains("error"));
   EXPECT_NE(proto["error"].get<std::string>().find("workload.ami.protocol"), std::string::npos);
+}
+
+// The eager baseline's credits are known before the run: too little temporary space for the
+// largest eager message is an input error, and enough runs.
+TEST(AmiInput, EagerCreditsTooFewForTheLimitAreRefusedBeforeTheRun) {
+  const auto r = run_scenario("torus_ami",
+                              small({"workload.ami.protocol=eager", "workload.ami.temp_bytes=0"}));
+  ASSERT_TRUE(r.contains("error")) << r.dump();
+  const std::string e = r["error"].get<std::string>();
+  EXPECT_NE(e.find("workload.ami.temp_bytes"), std::string::npos) << e;
+  EXPECT_NE(e.find("workload.ami.eager_limit"), std::string::npos) << e;
+  EXPECT_NE(e.find("gives 0 credits"), std::string::npos) << e;
+  run_ok({"workload.ami.protocol=eager", "workload.ami.temp_bytes=65536", "workload.messages=3",
+          "workload.bytes=4096"});
 }

@@ -64,6 +64,16 @@ TEST(Cli, UnknownParameterIsBadInputWithSuggestion) {
   EXPECT_NE(r.output.find("did you mean 'node0.pcie0.lanes'"), std::string::npos) << r.output;
 }
 
+// The eager baseline's credits cover the largest eager message or the run never starts.
+TEST(Cli, EagerBaselineWithoutCreditsForItsLimitIsBadInput) {
+  auto r =
+      hybridsim("run torus_ami --set workload.ami.protocol=eager --set workload.ami.temp_bytes=0");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("workload.ami.temp_bytes"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("workload.ami.eager_limit"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Simulated time"), std::string::npos) << "refused after the run";
+}
+
 TEST(Cli, OutOfRangeAndWrongTypeNameTheParameterAndSource) {
   auto r = hybridsim("run default --set node0.pcie0.lanes=5 --set node0.pcie0.gen=fast");
   EXPECT_EQ(r.code, 2);

@@ -129,6 +129,7 @@ void install_torus_ami(TorusModel& m, uint64_t seed) {
   Core* send_core = n0.core_list[0].get();
   Core* recv_core = nullptr;
   fw::ami_stream::AdapterFactory make_s, make_r;
+  uint32_t payload = 0;  // bytes an adapter packet carries: the temporary space's block
   auto checker = std::make_shared<checkers::AmiChecker>();
   m.keep.push_back(checker);
   checkers::AmiChecker* ck = checker.get();
@@ -144,6 +145,7 @@ void install_torus_ami(TorusModel& m, uint64_t seed) {
     fw::ami::ShmAdapterConfig sc;
     sc.slots = slots;
     sc.copy_bytes_per_cycle = acfg.copy_bytes_per_cycle;
+    payload = fw::ami::ShmAdapter::kEntryBytes - fw::ami::ShmAdapter::kEntryHeader;
     make_s = make_r = [sc, ck](fw::Hal& hal) {
       auto a = std::make_unique<fw::ami::ShmAdapter>(hal, sc, hal.core_index());
       a->set_trace(ck);
@@ -166,6 +168,7 @@ void install_torus_ami(TorusModel& m, uint64_t seed) {
     tc.counters_per_group = static_cast<int>(dma.injection_bank.per_group);
     const auto& net = m.machine.network->config();
     tc.max_payload = net.max_payload();
+    payload = tc.max_payload;
     tc.link_bytes_per_second = net.link_bytes_per_second * net.payload_efficiency(256);
     const torus::TorusShape sh = shape;
     auto make_for = [tc, sh](int node) {
@@ -177,6 +180,22 @@ void install_torus_ami(TorusModel& m, uint64_t seed) {
     make_s = make_for(0);
     make_r = make_for(b);
     ck->watch(m.machine);
+  }
+  // The eager baseline fails mid-run on a message its peer's credits can never cover; the
+  // largest eager message (limit or workload size) is known now, so refuse it here with the
+  // firmware's own credit arithmetic.
+  if (acfg.protocol == ami::Protocol::Eager && acfg.eager_limit > 0) {
+    const uint32_t largest = std::min(acfg.eager_limit, cfg.bytes);
+    const uint32_t need = ami::eager_credits_needed(largest, payload, acfg.eager);
+    const uint32_t have = ami::eager_credits(acfg.temp_bytes, acfg.credit_entries, payload);
+    if (need > have) {
+      throw InputError(fmt::format(
+          "workload.ami.temp_bytes = {} gives {} credits of {} B; an eager message of {} B "
+          "(workload.ami.eager_limit = {}, workload.bytes = {}) needs {}: raise "
+          "workload.ami.temp_bytes to at least {} or lower workload.ami.eager_limit",
+          acfg.temp_bytes, have, payload, largest, acfg.eager_limit, cfg.bytes, need,
+          uint64_t{need} * payload));
+    }
   }
   // Each endpoint's memory: the AMI's scratch and temporary space, then its buffers.
   ami::AmiConfig acfg_s = acfg, acfg_r = acfg;
