@@ -137,6 +137,9 @@ Scenario load_scenario(const std::string& path) {
     if (auto p = what.find("syntax error"); p != std::string::npos) what = what.substr(p);
     throw InputError(
         fmt::format("{}:{}:{}: malformed JSON: {}", path, line_of_offset(text, at), col, what));
+  } catch (const Json::exception& e) {
+    // A number beyond a double's range is not a syntax error (it has no position).
+    throw InputError(fmt::format("{}: malformed JSON: {}", path, e.what()));
   }
   const TextIndex index(text);
   auto where = [&](const std::string& key) {

@@ -43,7 +43,7 @@ Json read_json_file(const std::string& path) {
   if (!in) throw InputError(fmt::format("{}: cannot open", path));
   try {
     return Json::parse(in);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // syntax, or a number beyond a double's range
     throw InputError(fmt::format("{}: malformed JSON: {}", path, e.what()));
   }
 }

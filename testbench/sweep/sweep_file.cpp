@@ -334,6 +334,9 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
   } catch (const nlohmann::ordered_json::parse_error& e) {
     problems.add(fmt::format("{}: malformed JSON at byte {}: {}", path, e.byte, e.what()));
     return s;
+  } catch (const nlohmann::ordered_json::exception& e) {  // a number beyond a double's range
+    problems.add(fmt::format("{}: malformed JSON: {}", path, e.what()));
+    return s;
   }
   if (!j.is_object()) {
     problems.add(path + ": a sweep must be a JSON object");

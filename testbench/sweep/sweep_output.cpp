@@ -47,7 +47,7 @@ SweepSpec load_saved_sweep(const std::string& dir) {
   check_json_input(text, path);  // a frozen sweep is a file a user can edit
   try {
     return SweepSpec::from_json(Json::parse(text), path);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // syntax, or a number beyond a double's range
     throw InputError(fmt::format("{}: malformed JSON: {}", path, e.what()));
   }
 }

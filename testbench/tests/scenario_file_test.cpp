@@ -148,3 +148,14 @@ TEST(ScenarioFile, NamesTheFileSystemRefusesAreNotFoundNotACrash) {
   }
   EXPECT_THROW(hs::runner::resolve_scenario(::testing::TempDir()), InputError);
 }
+
+TEST(ScenarioFile, NumbersBeyondADoublesRangeAreMalformedJsonNamingTheFile) {
+  for (const char* number : {"1e+333333330", "-1e+30444444"}) {
+    const std::string e = load_error(
+        std::string(R"({"machine": "hybrid", "workload": "hybrid_demo", "params": {"workload.spes": )") +
+        number + "}}");
+    EXPECT_NE(e.find("scenario_"), std::string::npos) << e;
+    EXPECT_NE(e.find("malformed JSON"), std::string::npos) << e;
+    EXPECT_NE(e.find("number overflow"), std::string::npos) << e;
+  }
+}
