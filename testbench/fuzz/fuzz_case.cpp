@@ -44,6 +44,27 @@ std::vector<std::string> dotted_names(const std::string& text) {
   return out;
 }
 
+// `*` matches any run of characters; iterative, so linear in practice.
+bool glob_match(const std::string& pattern, const std::string& text) {
+  size_t p = 0, t = 0, star = std::string::npos, resume = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.size() && pattern[p] == text[t]) {
+      ++p;
+      ++t;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
 // argv cannot carry a NUL.
 std::string argv_safe(std::string s) {
   s.erase(std::remove(s.begin(), s.end(), '\0'), s.end());
@@ -126,6 +147,15 @@ Verdict judge(const FuzzCase& c, int exit_code, int signal, bool timed_out,
   if (line.find("--") != std::string::npos) return {};
   for (const auto& culprit : c.culprits) {
     if (!culprit.empty() && line.find(culprit) != std::string::npos) return {};
+  }
+  // A wildcard assignment is refused under the parameter it matched.
+  const std::string quoted = "parameter '";
+  if (const size_t at = line.find(quoted); at != std::string::npos) {
+    const size_t end = line.find('\'', at + quoted.size());
+    const std::string param = line.substr(at + quoted.size(), end - at - quoted.size());
+    for (const auto& culprit : c.culprits) {
+      if (culprit.find('*') != std::string::npos && glob_match(culprit, param)) return {};
+    }
   }
   return {false, "refusal names neither the file nor the argument at fault: " + line};
 }

@@ -106,7 +106,12 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   try {
     model_ = build_model(scenario_.machine, scenario_.workload, seed_);
   } catch (const InputError& e) {
-    throw InputError(name_scenario(scenario_.path, e.what()));
+    // A value refused while the model was built (it then reads as its default) is the
+    // likelier cause of a workload's refusal: list it first.
+    InputProblems problems;
+    for (const auto& v : params.value_errors()) problems.add(v);
+    problems.add(name_scenario(scenario_.path, e.what()));
+    problems.throw_if_any();
   }
   reaper_ = std::make_unique<ThreadReaper>("reaper");
   interrupt_ = std::make_unique<RunInterrupt>();

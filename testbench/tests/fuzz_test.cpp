@@ -59,6 +59,17 @@ TEST(FuzzJudge, ARefusalMustNameTheFileOrTheParameterAtFault) {
   EXPECT_FALSE(judge(c, 2, 0, false, "something went wrong\n").ok);
 }
 
+TEST(FuzzJudge, AWildcardAssignmentMayBeRefusedUnderTheParameterItMatched) {
+  FuzzCase c;
+  c.kind = "set";
+  c.culprits = {"torus.node.dma.injecti*n_fifos=1", "torus.node.dma.injecti*n_fifos", "--set"};
+  EXPECT_TRUE(judge(c, 2, 0, false,
+                    "hybridsim: error: parameter 'torus.node.dma.injection_fifos' = 1: too few\n")
+                  .ok);
+  EXPECT_FALSE(
+      judge(c, 2, 0, false, "hybridsim: error: parameter 'torus.node.cores' = 1: too few\n").ok);
+}
+
 TEST(FuzzMutator, ACaseIsAFunctionOfTheCampaignSeedAndItsNumber) {
   hs::fuzz::Corpus corpus;
   corpus.scenario_texts = {R"({"machine": "hybrid", "params": {"workload.spes": 8}})"};

@@ -69,6 +69,9 @@ class ParamRegistry {
   // Reports every problem found so far plus overrides that matched no declared parameter.
   // Throws InputError listing them all. Call once elaboration is complete.
   void finalize();
+  // The values refused so far (each naming its source), for reporting them ahead of an error
+  // they may have caused before finalize() ran.
+  const std::vector<std::string>& value_errors() const { return errors_; }
 
   const std::vector<ParamInfo>& all() const { return params_; }
   const ParamInfo* find(const std::string& name) const;
