@@ -1,5 +1,4 @@
-// The active messaging interface (PAMI-like) with the eager SEND that the receiver can STOP
-// (seed 004, spec ami-eager-stop.md).
+// The active messaging interface (PAMI-like) with the eager SEND that the receiver can STOP.
 //
 // Endpoints post SEND, RECEIVE, PUT and GET without blocking; the AMI keeps them in an
 // instruction queue and, as advance() runs, turns them into descriptors in slot i of the

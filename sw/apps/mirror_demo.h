@@ -1,4 +1,4 @@
-// Mirrored-counter traffic between a host core and its accelerator's PPE (seed 000).
+// Mirrored-counter traffic between a host core and its accelerator's PPE.
 //
 // Each side owns `variables` tracked values in its application memory, changes one at random
 // intervals (`gap_cycles` on average) `updates` times, and sends every change as a packet

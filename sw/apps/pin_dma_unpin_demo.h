@@ -1,4 +1,4 @@
-// Pin/DMA/unpin traffic on the hybrid node (seed 003). P, on host core 0, pins `regions` host
+// Pin/DMA/unpin traffic on the hybrid node. P, on host core 0, pins `regions` host
 // regions and later unpins some; injector applications (host core 1 on the host's DMA engine,
 // accelerator 0's PPE on its engine) DMA into random regions meanwhile, or, in the
 // "unrelated" pattern, one short transfer into region 0 followed by a long one into region 1

@@ -3,7 +3,7 @@
 // - eager: everything by memory FIFO; the target core copies every byte;
 // - rendezvous: an RTS carries a direct-put descriptor; the target fills in where the data goes
 //   and answers with a remote get that makes the origin's DMA put everything;
-// - split (seed 002): the origin DMA starts sending from the low end by memory FIFO while the
+// - split: the origin DMA starts sending from the low end by memory FIFO while the
 //   RTS is in flight; the acknowledgement's direct put sends from the high end; both streams
 //   claim bytes from one send counter, so they meet without overlap.
 // Completion is by counter hit-zero, taken by interrupt or by polling.

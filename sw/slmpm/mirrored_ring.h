@@ -1,4 +1,4 @@
-// Mirrored packet counters (seed 000): a ring of N segments in the reader's shared memory,
+// Mirrored packet counters: a ring of N segments in the reader's shared memory,
 // with no remote reads. The writer owns J (packets written) and the reader owns K (packets
 // read); each keeps its own counter locally and writes it into the peer's memory, so both
 // sides only ever read their own memory and only ever write across the link.

@@ -1,4 +1,4 @@
-// Pin, DMA, unpin (seed 003): never let a DMA engine touch memory that is no longer pinned.
+// Pin, DMA, unpin: never let a DMA engine touch memory that is no longer pinned.
 //
 // Shared control blocks, in host memory (the accelerator reaches them across PCIe):
 //   MRCB per region: valid, range, DMA address; embodiment B adds per engine the completed

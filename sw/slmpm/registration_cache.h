@@ -1,4 +1,4 @@
-// The SLMPM's cache of registered (pinned) address ranges (seed 001).
+// The SLMPM's cache of registered (pinned) address ranges.
 //
 // The application's register/deregister calls come here instead of to the OS. A register that
 // falls entirely within a cached range is a hit: no system call, the entry's counter goes up
@@ -6,7 +6,7 @@
 // pages are unpinned when an entry is evicted. Entries are kept newest first; the victim is
 // the entry with the lowest counter, the oldest among equals.
 //
-// Choices where the source is silent or wrong (see shared/spec/registration-cache.md):
+// Choices where the source is silent or wrong:
 // - a miss on a full cache evicts first, then registers, so a pinned budget is never exceeded;
 // - an OS refusal evicts a victim and retries, until it succeeds or nothing is evictable;
 // - a deregister that hits no entry passes through to the OS if the OS has exactly that range

@@ -20,7 +20,10 @@ std::string hybridsim_bin() {
 }
 
 CliResult hybridsim(const std::string& args) {
-  const std::string cmd = hybridsim_bin() + " " + args + " 2>&1";
+  return run_shell(hybridsim_bin() + " " + args + " 2>&1");
+}
+
+CliResult run_shell(const std::string& cmd) {
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return {-1, "popen failed"};
   std::string out;

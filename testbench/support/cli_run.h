@@ -14,6 +14,8 @@ std::string hybridsim_bin();
 
 // Runs `hybridsim ARGS` through the shell (ARGS may hold redirections and quotes).
 CliResult hybridsim(const std::string& args);
+// Runs a shell command line and returns its exit code and what it wrote to standard output.
+CliResult run_shell(const std::string& cmd);
 
 // A folder of its own for this test process under the test temp directory (ctest runs
 // tests as parallel processes); `name` inside it.

@@ -1,4 +1,4 @@
-// The AMI eager SEND with receiver STOP (ami-eager-stop.md): every testable behaviour of the
+// The AMI eager SEND with receiver STOP: every testable behaviour of the
 // spec as a named test, randomized STOP timings and receiver readiness over hundreds of
 // messages per variant, and data integrity in every run. The AMI checker is armed in all of
 // them, so a run that passes has also kept every invariant it asserts.

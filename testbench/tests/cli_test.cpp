@@ -245,14 +245,7 @@ namespace {
 // Runs `hybridsim ARGS` with its standard output sent to `stdout_to`, and returns what it
 // wrote to standard error.
 hs::testing::CliResult hybridsim_stdout_to(const std::string& args, const std::string& stdout_to) {
-  const std::string cmd = hs::testing::hybridsim_bin() + " " + args + " 2>&1 >" + stdout_to;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  std::string err;
-  std::array<char, 4096> buf{};
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) err.append(buf.data(), n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, err};
+  return hs::testing::run_shell(hs::testing::hybridsim_bin() + " " + args + " 2>&1 >" + stdout_to);
 }
 
 // The names in `dir`, to see that a run left nothing behind (no temporary files).

@@ -1,4 +1,4 @@
-// DMA byte-counter semantics (dma-counter-rtl.md): reset values, hit-zero once, underflow,
+// DMA byte-counter semantics: reset values, hit-zero once, underflow,
 // bounds errors, group status, enable/disable, clear, increment and software decrement, and
 // the register map's rejection of bad accesses.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Co-simulation of the RTL counter banks (dma-counter-rtl.md, "what must hold" 2): the adapter
+// Co-simulation of the RTL counter banks: the adapter
 // that puts the Verilated block behind the DMA's counter-bank interface gives the same answers
 // at the same times as the C++ model, request by request, and whole torus scenarios give
 // identical results, statistics and simulated times with either implementation.

@@ -1,9 +1,9 @@
-// Lockstep equivalence of the RTL counter block and its C++ model (dma-counter-rtl.md, "what
-// must hold" 1): the same random stream of register accesses and decrements drives both, and
-// every output is compared after every edge, with the lookup port showing the counters the edge
-// touched plus a random one, and a full scan of every counter at the end of each seed. The
-// stream favours few counters and small values so that hit-zero, underflow, bounds errors and
-// same-edge collisions of a write and a decrement on one counter all happen often.
+// Lockstep equivalence of the RTL counter block and its C++ model: the same random stream of
+// register accesses and decrements drives both, and every output is compared after every edge, with
+// the lookup port showing the counters the edge touched plus a random one, and a full scan of every
+// counter at the end of each seed. The stream favours few counters and small values so that
+// hit-zero, underflow, bounds errors and same-edge collisions of a write and a decrement on one
+// counter all happen often.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Mirrored packet counters (seed 000): the spec's testable behaviours, each a named test, on
+// Mirrored packet counters: the spec's testable behaviours, each a named test, on
 // the hybrid node through the mirrored_counters workload; and randomized runs over many seeds
 // with random PCIe latency, firmware timing, ring sizes and publication policies.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Pin/DMA/unpin (seed 003): the spec's testable behaviours on the hybrid node, the literal
+// Pin/DMA/unpin: the spec's testable behaviours on the hybrid node, the literal
 // rules' failures, and randomized interleavings and PCIe delays over many seeds.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Registration cache (seed 001): every testable behaviour of the spec, plus randomized
+// Registration cache: every testable behaviour of the spec, plus randomized
 // register/deregister streams over many seeds checking the invariants after each call.
 #include <gtest/gtest.h>
 

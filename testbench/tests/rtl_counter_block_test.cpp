@@ -1,4 +1,4 @@
-// The RTL counter block's own testbench (dma-counter-rtl.md): directed cases, edge by edge,
+// The RTL counter block's own testbench: directed cases, edge by edge,
 // against rtl/dma_counter_bank.sv verilated into SystemC. Every register, reset values,
 // hit-zero, underflow, bounds errors, clear-hit-zero, disabled counters, group status, the
 // read and interrupt latencies, and same-cycle collisions of a register write and a decrement.

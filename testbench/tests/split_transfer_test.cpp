@@ -1,4 +1,4 @@
-// The split transfer (rts-split-transfer.md) and its baselines on the torus machine: every
+// The split transfer and its baselines on the torus machine: every
 // testable behaviour of the spec as a named test.
 #include <gtest/gtest.h>
 

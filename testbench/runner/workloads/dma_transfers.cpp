@@ -1,4 +1,4 @@
-// SLMPM DMA transfers with the registration cache (seed 001), or without it (baseline), and a
+// SLMPM DMA transfers with the registration cache, or without it (baseline), and a
 // checker that every DMA access to host buffers hits memory the OS has pinned: a stale handle
 // (a registration evicted while its transfer is still pending) is caught the moment the DMA
 // touches the unpinned pages.

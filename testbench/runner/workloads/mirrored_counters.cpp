@@ -1,4 +1,4 @@
-// Mirrored packet counters, seed 000 (sw/apps/mirror_demo.h).
+// Mirrored packet counters (sw/apps/mirror_demo.h).
 #include <fmt/format.h>
 
 #include <memory>
@@ -12,7 +12,7 @@
 
 namespace hs::runner {
 
-// Mirrored packet counters (seed 000) between host core a and accelerator a's PPE, both
+// Mirrored packet counters between host core a and accelerator a's PPE, both
 // directions at once, with post-run checks: no MRd TLP in mirrored mode, mirrors equal their
 // sources, every counter copy equal to its owner's value.
 void install_mirrored_counters(HybridModel& m, uint64_t seed) {

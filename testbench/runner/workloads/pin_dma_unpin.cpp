@@ -1,4 +1,4 @@
-// Pin/DMA/unpin, seed 003 (sw/apps/pin_dma_unpin_demo.h).
+// Pin/DMA/unpin (sw/apps/pin_dma_unpin_demo.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,7 +24,7 @@ constexpr const char* kCompletionsInOrder =
 constexpr const char* kReuseIntact = "pin/DMA/unpin: data written into an unpinned region stays";
 }  // namespace
 
-// Pin/DMA/unpin (seed 003): P on host core 0; application 0 on host core 1 feeding the host's
+// Pin/DMA/unpin: P on host core 0; application 0 on host core 1 feeding the host's
 // DMA engine (engine 0); application 1 on accelerator 0's PPE feeding its engine (engine 1),
 // its control block in host memory across PCIe. Checkers: no engine write into a region
 // after its unpin; completion sequence numbers in order per engine; P's new data intact.
