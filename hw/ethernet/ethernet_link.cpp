@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
+#include "tlm/link/delivery_queue.h"
+#include "tlm/payload/extensions.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 #include "tlm/trace/transaction_trace.h"
@@ -25,44 +29,57 @@ EthernetConfig EthernetConfig::declare(const std::string& prefix) {
                         Range::between(0, 1e7));
   c.tx_queue = static_cast<uint32_t>(p.integer("tx_queue", c.tx_queue, "frames",
                                                "transmit buffer depth", Range::between(1, 1024)));
+  c.rx_buffer = static_cast<uint32_t>(
+      p.integer("rx_buffer", c.rx_buffer, "frames",
+                "frames the receiving NIC holds before it pauses the sender",
+                Range::between(1, 65536)));
   return c;
 }
 
 struct EthernetLink::Direction {
   Direction(EthernetLink& link, const std::string& dir_name,
-            tlm_utils::simple_initiator_socket<EthernetLink>& out_socket, uint32_t depth)
+            tlm_utils::simple_initiator_socket<EthernetLink>& out_socket, const EthernetConfig& c)
       : name(std::string(link.name()) + "." + dir_name),
         out(out_socket),
-        tx(depth),
-        in_flight((dir_name + "_arrivals").c_str(),
-                  [&link, this](Frame& f) { link.arrive(*this, f); }),
+        tx(c.tx_queue),
+        rx_credits(c.rx_buffer, 0),
+        in_flight([&link, this](Frame& f) { link.arrive(*this, f); }),
         stats(name),
         frames(stats.counter("frames", "frames", "frames sent")),
         payload(stats.counter("payload_bytes", "B", "write data bytes sent")),
         wire(stats.counter("wire_bytes", "B", "bytes on the wire including framing")),
+        paused_frames(stats.counter("paused_frames", "frames",
+                                    "frames held back until the receiver had room")),
         busy(stats.busy("utilisation", "fraction of time the wire is busy")),
+        rx_held(stats.occupancy("rx_buffer_held", "frames",
+                                "receive-buffer credits consumed and not yet returned")),
         track(TransactionTrace::instance().track(name)) {}
   std::string name;
   tlm_utils::simple_initiator_socket<EthernetLink>& out;
   SerialResource line;
   TransmitBuffer tx;
-  TimedQueue<Frame> in_flight;
+  CreditPool rx_credits;  // the receiving NIC's buffer, one credit per frame
+  DeliveryQueue<Frame> in_flight;
+  TaggedPayload<EthernetFrameExt> delivery;  // reused for every frame delivered
   StatGroup stats;
-  Counter &frames, &payload, &wire;
+  Counter &frames, &payload, &wire, &paused_frames;
   BusyTime& busy;
+  Occupancy& rx_held;
   int track;
 };
 
-EthernetLink::EthernetLink(sc_core::sc_module_name name)
+EthernetLink::EthernetLink(sc_core::sc_module_name name, int link_id)
     : sc_module(name),
       a_in("a_in"),
       b_in("b_in"),
       a_out("a_out"),
       b_out("b_out"),
+      link_id_(link_id),
       cfg_(EthernetConfig::declare(this->name())) {
   latency_ = picoseconds(cfg_.latency_ns * 1e3);
-  dir_[0] = std::make_unique<Direction>(*this, "down", b_out, cfg_.tx_queue);
-  dir_[1] = std::make_unique<Direction>(*this, "up", a_out, cfg_.tx_queue);
+  dir_[0] = std::make_unique<Direction>(*this, "down", b_out, cfg_);
+  dir_[1] = std::make_unique<Direction>(*this, "up", a_out, cfg_);
+  for (auto& d : dir_) d->delivery.ext.link_id = link_id;
   a_in.register_b_transport(this, &EthernetLink::from_a);
   b_in.register_b_transport(this, &EthernetLink::from_b);
 }
@@ -81,7 +98,7 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
-  if (sc_core::sc_get_current_process_handle().proc_kind() != sc_core::SC_THREAD_PROC_) {
+  if (delivered_by_link(gp)) {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // no forwarding between links
     return;
   }
@@ -95,7 +112,18 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     d.tx.wait_for_slot(local);
     const uint32_t wire = cfg_.wire_bytes(n);
     const sc_time ser = transfer_time(wire, cfg_.bytes_per_second());
-    const sc_time start = d.line.reserve(local, ser);
+    // A full receive buffer pauses the sender until the receiver has taken a frame.
+    const sc_time wire_ready = std::max(local, d.line.free_at());
+    std::optional<sc_time> room = d.rx_credits.available_at(1, wire_ready);
+    if (!room || *room > wire_ready) ++d.paused_frames;
+    while (!room) {
+      sc_core::wait(d.rx_credits.released());
+      local = std::max(local, hs::now());
+      room = d.rx_credits.available_at(1, std::max(local, d.line.free_at()));
+    }
+    const sc_time start = d.line.reserve(*room, ser);
+    d.rx_credits.consume(1, start);
+    d.rx_held.set(d.rx_credits.headers_in_use(), hs::now());
     d.tx.occupy_until(start + ser, hs::now());
     d.busy.add(ser);
     ++d.frames;
@@ -112,15 +140,14 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
 }
 
 void EthernetLink::arrive(Direction& d, Frame& f) {
-  tlm::tlm_generic_payload gp;
-  gp.set_command(tlm::TLM_WRITE_COMMAND);
-  gp.set_address(f.addr);
-  gp.set_data_ptr(f.data.data());
-  gp.set_data_length(static_cast<unsigned int>(f.data.size()));
-  gp.set_streaming_width(static_cast<unsigned int>(f.data.size()));
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_generic_payload& gp = d.delivery.gp;
+  prepare(gp, tlm::TLM_WRITE_COMMAND, f.addr, f.data.data(),
+          static_cast<unsigned int>(f.data.size()));
   sc_time delay = sc_core::SC_ZERO_TIME;
   d.out->b_transport(gp, delay);
+  // Taken when the fabric's delay has passed; the resume crosses the link back.
+  d.rx_credits.release(hs::now() + delay + latency_);
+  d.rx_held.set(d.rx_credits.headers_in_use(), hs::now());
   HS_CHECK(gp.is_response_ok(), "Ethernet: frames accepted by their target", d.name,
            fmt::format("frame writing {} B at {:#x} was not accepted by the receiver ({})",
                        f.data.size(), f.addr, gp.get_response_string()));

@@ -3,6 +3,13 @@
 // most `mtu` payload bytes, each carrying a remote-write header, padded to the 46-byte minimum
 // and framed with preamble, MAC header, FCS and inter-frame gap. Both directions are
 // independent wires.
+//
+// Flow control: the receiving NIC holds at most `rx_buffer` frames between their arrival and
+// their being taken by its fabric (the delay the fabric returns is honoured). A full buffer
+// holds the transmitter back, as 802.3x PAUSE frames do on a real link: the modelled
+// equivalent is a credit per frame, returned when the receiver has taken a frame and the
+// resume signal has crossed the link (its one-way latency). Frames are delivered through a
+// DeliveryQueue, so the fabric behind the receiver may wait.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -12,9 +19,9 @@
 #include <tlm>
 #include <vector>
 
+#include "tlm/link/credit_pool.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/serial_resource.h"
-#include "tlm/timing/timed_queue.h"
 #include "tlm/timing/transmit_buffer.h"
 
 namespace hs::ethernet {
@@ -25,6 +32,7 @@ struct EthernetConfig {
   uint32_t write_header = 16;  // remote-write header (address, length) inside the payload
   double latency_ns = 2000;    // NIC, PHY and switch, one way
   uint32_t tx_queue = 16;
+  uint32_t rx_buffer = 64;     // frames the receiving NIC holds before it pauses the sender
   static EthernetConfig declare(const std::string& prefix);
   static constexpr uint32_t kFraming = 8 /*preamble+SFD*/ + 14 /*MAC*/ + 4 /*FCS*/ + 12 /*IFG*/;
   static constexpr uint32_t kMinPayload = 46;
@@ -40,7 +48,7 @@ class EthernetLink : public sc_core::sc_module {
   tlm_utils::simple_target_socket<EthernetLink> a_in, b_in;
   tlm_utils::simple_initiator_socket<EthernetLink> a_out, b_out;
 
-  explicit EthernetLink(sc_core::sc_module_name name);
+  EthernetLink(sc_core::sc_module_name name, int link_id);
   ~EthernetLink() override;
   const EthernetConfig& config() const { return cfg_; }
   uint64_t frames(int dir) const;
@@ -56,6 +64,7 @@ class EthernetLink : public sc_core::sc_module {
   void transport(int from, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void arrive(Direction& d, Frame& f);
 
+  int link_id_;
   EthernetConfig cfg_;
   sc_core::sc_time latency_;
   std::array<std::unique_ptr<Direction>, 2> dir_;

@@ -47,7 +47,7 @@ HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
     }
     for (int l = 0; l < eth_per_acc; ++l) {
       const int k = a * eth_per_acc + l;
-      eth_.push_back(std::make_unique<ethernet::EthernetLink>(fmt::format("eth{}", k).c_str()));
+      eth_.push_back(std::make_unique<ethernet::EthernetLink>(fmt::format("eth{}", k).c_str(), k));
       connect(*eth_.back(), amap::acc_via_ethernet(a, l), amap::host_via_ethernet(l), "eth", l);
     }
     accelerators.push_back(std::move(acc));

@@ -1,9 +1,14 @@
 #include "hw/pcie/pcie_link.h"
 
 #include <fmt/format.h>
+// sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
+#include <sysc/kernel/sc_dynamic_processes.h>
+
+#include <deque>
 
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
+#include "tlm/link/delivery_queue.h"
 #include "tlm/timing/clock.h"
 #include "tlm/timing/token_pool.h"
 #include "tlm/timing/transmit_buffer.h"
@@ -21,6 +26,19 @@ struct PcieLink::ReadCtx {
   sc_core::sc_event done;
 };
 
+// A TLP waiting for credits, and what its initiator (if one waits for it) learns when it
+// goes.
+struct PcieLink::Waiting {
+  struct Placement {
+    sc_core::sc_event on_wire;
+    sc_time end;
+    bool placed = false;
+  };
+  Tlp tlp;
+  sc_time ready;
+  Placement* initiator = nullptr;  // null for the completer's TLPs
+};
+
 struct PcieLink::Direction {
   Direction(PcieLink& link, const std::string& dir_name,
             tlm_utils::simple_initiator_socket<PcieLink>& out_socket, const PcieConfig& c)
@@ -30,8 +48,7 @@ struct PcieLink::Direction {
         posted(c.ph, c.pd),
         nonposted(c.nph, 0),
         completion(c.cplh, c.cpld),
-        in_flight((dir_name + "_arrivals").c_str(),
-                  [&link, this](Tlp& t) { link.arrive(*this, t); }),
+        in_flight([&link, this](Tlp& t) { link.arrive(*this, t); }),
         stats(name),
         mwr(stats.counter("tlps_mwr", "TLPs", "memory write TLPs sent")),
         mrd(stats.counter("tlps_mrd", "TLPs", "memory read request TLPs sent")),
@@ -41,23 +58,40 @@ struct PcieLink::Direction {
         wire(stats.counter("wire_bytes", "B", "bytes on the wire including TLP overhead")),
         credit_stall_ps(stats.counter("credit_stall_ps", "ps",
                                       "time TLPs waited for receiver credits with the wire idle")),
+        credit_waits(stats.counter("credit_waits", "TLPs",
+                                   "TLPs that waited for the receiver to take earlier TLPs "
+                                   "before their credits were known")),
         busy(stats.busy("utilisation", "fraction of time the wire carries TLP bytes")),
         tx_depth(stats.occupancy("tx_queue_depth", "TLPs", "TLPs in the transmit buffer")),
-        track(TransactionTrace::instance().track(name)) {}
+        posted_held(stats.occupancy("posted_credits_held", "TLPs",
+                                    "posted header credits consumed and not yet returned")),
+        track(TransactionTrace::instance().track(name)) {
+    // Credits coming back may let waiting TLPs go: a method, so waking it costs no thread.
+    sc_core::sc_spawn_options opts;
+    opts.spawn_method();
+    opts.set_sensitivity(&posted.released());
+    opts.set_sensitivity(&nonposted.released());
+    opts.set_sensitivity(&completion.released());
+    opts.dont_initialize();
+    sc_core::sc_spawn([&link, this] { link.place_waiting(*this); },
+                      sc_core::sc_gen_unique_name((dir_name + "_credits").c_str()), &opts);
+  }
 
   std::string name;
   tlm_utils::simple_initiator_socket<PcieLink>& out;  // delivers into the receiver's fabric
   SerialResource line;                                // the wire itself
-  TransmitBuffer tx;                                  // TLPs waiting for the wire
+  TransmitBuffer tx;                                  // TLPs waiting for or on the wire
   CreditPool posted, nonposted, completion;           // the receiver's credits, by TLP type
-  TimedQueue<Tlp> in_flight;
+  std::deque<Waiting> waiting;                        // TLPs waiting for credits, in order
+  DeliveryQueue<Tlp> in_flight;                       // TLPs on the wire or not yet taken
   uint64_t delivered_bytes = 0;        // traced signal: payload bytes that have arrived
   TaggedPayload<PcieTlpExt> delivery;  // reused for every TLP delivered into the receiver
 
   StatGroup stats;
-  Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps, &payload, &wire, &credit_stall_ps;
+  Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps, &payload, &wire, &credit_stall_ps, &credit_waits;
   BusyTime& busy;
   Occupancy& tx_depth;
+  Occupancy& posted_held;
   int track;
 };
 
@@ -127,10 +161,9 @@ uint64_t PcieLink::wire_bytes(int dir) const {
 }
 
 void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay) {
-  // The link blocks its caller (transmit buffer full, read in flight), which only a thread
-  // can do. A method-context caller is the root complex forwarding a TLP from one endpoint
-  // to another: peer-to-peer is not supported, as on the modelled root complex.
-  if (sc_core::sc_get_current_process_handle().proc_kind() != sc_core::SC_THREAD_PROC_) {
+  // A transaction another link delivered is the root complex forwarding a TLP from one
+  // endpoint to another: peer-to-peer is not supported, as on the modelled root complex.
+  if (delivered_by_link(gp)) {
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
@@ -153,7 +186,43 @@ void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay
   delay = local - hs::now();
 }
 
-sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_tx_queue) {
+void PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_tx_queue) {
+  if (d.waiting.empty()) {
+    if (const auto end = try_place(d, tlp, ready)) {
+      if (through_tx_queue) {
+        const sc_time now = hs::now();
+        d.tx_depth.set(d.tx.occupy_until(*end, now), now);
+      }
+      return;
+    }
+  }
+  ++d.credit_waits;
+  if (!through_tx_queue) {
+    d.waiting.push_back({std::move(tlp), ready, nullptr});
+    return;
+  }
+  Waiting::Placement placement;
+  d.waiting.push_back({std::move(tlp), ready, &placement});
+  while (!placement.placed) sc_core::wait(placement.on_wire);
+  const sc_time now = hs::now();
+  d.tx_depth.set(d.tx.occupy_until(std::max(placement.end, now), now), now);
+}
+
+void PcieLink::place_waiting(Direction& d) {
+  while (!d.waiting.empty()) {
+    Waiting& w = d.waiting.front();
+    const auto end = try_place(d, w.tlp, std::max(w.ready, hs::now()));
+    if (!end) return;
+    if (w.initiator) {
+      w.initiator->end = *end;
+      w.initiator->placed = true;
+      w.initiator->on_wire.notify();
+    }
+    d.waiting.pop_front();
+  }
+}
+
+std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time& ready) {
   const bool has_data = tlp.kind == TlpKind::MWr || tlp.kind == TlpKind::CplD;
   const bool hdr4 =
       (tlp.kind == TlpKind::MWr || tlp.kind == TlpKind::MRd) && PcieConfig::needs_4dw(tlp.addr);
@@ -165,20 +234,16 @@ sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool throu
                         : tlp.kind == TlpKind::MRd ? d.nonposted
                                                    : d.completion;
   const sc_time wire_ready = std::max(ready, d.line.free_at());
-  const sc_time credit_ready = credits.available_at(dcred, wire_ready);
-  if (credit_ready > wire_ready) d.credit_stall_ps += (credit_ready - wire_ready).value();
+  const std::optional<sc_time> credit_ready = credits.available_at(dcred, wire_ready);
+  if (!credit_ready) return std::nullopt;
+  if (*credit_ready > wire_ready) d.credit_stall_ps += (*credit_ready - wire_ready).value();
 
   const sc_time& ser = serialisation_[wire_bytes];
-  const sc_time start = d.line.reserve(credit_ready, ser);
+  const sc_time start = d.line.reserve(*credit_ready, ser);
   const sc_time end = start + ser;
-  const sc_time arrival = end + latency_;
-  const sc_time credit_back = arrival + fc_delay_ + latency_;  // UpdateFC flies back
-  credits.consume(dcred, start, credit_back);
+  credits.consume(dcred, start);
+  if (&credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), hs::now());
 
-  if (through_tx_queue) {
-    const sc_time now = hs::now();
-    d.tx_depth.set(d.tx.occupy_until(end, now), now);
-  }
   d.busy.add(ser);
   d.wire += wire_bytes;
   d.payload += payload;
@@ -197,8 +262,14 @@ sc_time PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool throu
       break;
   }
   TransactionTrace::instance().span(d.track, to_string(tlp.kind), start, end);
-  d.in_flight.push(arrival, std::move(tlp));
-  return arrival;
+  d.in_flight.push(end + latency_, std::move(tlp));
+  return end;
+}
+
+void PcieLink::return_credits(Direction& d, CreditPool& credits, const sc_time& taken) {
+  // The receiver's UpdateFC leaves fc_update after it took the TLP and crosses the wire.
+  credits.release(taken + fc_delay_ + latency_);
+  if (&credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), hs::now());
 }
 
 void PcieLink::post_writes(Direction& d, tlm::tlm_generic_payload& gp, sc_time& local) {
@@ -264,6 +335,7 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
       prepare(gp, tlm::TLM_WRITE_COMMAND, tlp.addr, tlp.data.data(), tlp.len);
       sc_time delay = sc_core::SC_ZERO_TIME;
       d.out->b_transport(gp, delay);
+      return_credits(d, d.posted, hs::now() + delay);  // taken when the receiver's delay ends
       d.delivered_bytes += tlp.len;
       spare_buffers_.push_back(std::move(tlp.data));
       // Posted: the requester never hears of a rejection. The model reports it as a fault;
@@ -287,6 +359,7 @@ void PcieLink::arrive(Direction& d, Tlp& tlp) {
       break;
     case TlpKind::CplD:
     case TlpKind::Cpl: {
+      return_credits(d, d.completion, hs::now());  // the requester takes completions at once
       d.delivered_bytes += tlp.len;
       if (tlp.kind == TlpKind::Cpl) tlp.ctx->error = true;
       if (tlp.last_of_request) {
@@ -309,6 +382,7 @@ void PcieLink::complete_read(Direction& d, Tlp& mrd) {
 
   Direction& back = &d == dir_[A].get() ? *dir_[B] : *dir_[A];
   const sc_time ready = hs::now() + mem_delay;
+  return_credits(d, d.nonposted, ready);  // the request is taken once its data is read
   if (!gp.is_response_ok()) {
     Tlp cpl;  // completion without data, status unsupported request
     cpl.kind = TlpKind::Cpl;

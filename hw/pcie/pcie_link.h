@@ -10,22 +10,33 @@
 // TLPs split at the read completion boundary on the other direction; the initiator blocks
 // until the last completion arrives. Posted and completion TLPs share each wire in FIFO
 // order, so ordering rules (a read does not pass an earlier write) hold by construction.
+//
+// Flow control: a TLP starts on the wire only when the receiver's credits for its type
+// (posted, non-posted, completion; header and data) allow. Each direction delivers through a
+// DeliveryQueue: a TLP is handed to the far side's fabric when it arrives, the delay that
+// fabric returns is honoured (the receiver has taken the TLP when it has passed), and only
+// then does the receiver's UpdateFC return the TLP's credits, after fc_update and the wire's
+// latency. A slow receiver therefore throttles its transmitter through its credits. A TLP
+// whose credits depend on a return not yet scheduled waits, and every TLP behind it on that
+// wire waits too (the wire stays FIFO); an initiator whose TLP waits is blocked, while the
+// completer's completions queue without blocking its receiver (so no receiver ever waits for
+// its own transmitter, and the two directions cannot deadlock).
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
-#include "hw/pcie/credit_pool.h"
 #include "hw/pcie/pcie_config.h"
+#include "tlm/link/credit_pool.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/serial_resource.h"
-#include "tlm/timing/timed_queue.h"
 #include "tlm/timing/token_pool.h"
 
 namespace hs::pcie {
@@ -60,16 +71,25 @@ class PcieLink : public sc_core::sc_module {
     bool last_of_request = false;
   };
   struct Direction;
+  struct Waiting;
 
   void from_a(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(A, gp, delay); }
   void from_b(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(B, gp, delay); }
   void transport(Side from, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void post_writes(Direction& d, tlm::tlm_generic_payload& gp, sc_core::sc_time& local);
   void issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp, sc_core::sc_time& local);
-  // Puts a TLP on direction d's wire no earlier than `ready`; returns its arrival time.
-  sc_core::sc_time send(Direction& d, Tlp&& tlp, const sc_core::sc_time& ready,
-                        bool through_tx_queue);
+  // Puts a TLP on direction d's wire no earlier than `ready`, in order behind any TLP waiting
+  // for credits there. An initiator (through_tx_queue) holds a transmit-buffer slot until its
+  // TLP has left, blocking until the TLP is on the wire; the completer never blocks.
+  void send(Direction& d, Tlp&& tlp, const sc_core::sc_time& ready, bool through_tx_queue);
+  // Starts the TLP on the wire if its credits are known to be available; returns when its
+  // last byte leaves, or nullopt (the TLP is untouched) if it must wait for credits.
+  std::optional<sc_core::sc_time> try_place(Direction& d, Tlp& tlp, const sc_core::sc_time& ready);
+  // Places the TLPs waiting for credits on direction d, in order, as far as credits allow.
+  void place_waiting(Direction& d);
   void arrive(Direction& d, Tlp& tlp);
+  // The receiver of direction d took a TLP at `taken`: its credits fly back to the transmitter.
+  void return_credits(Direction& d, CreditPool& credits, const sc_core::sc_time& taken);
   void complete_read(Direction& d, Tlp& mrd);
 
   int link_id_;
@@ -79,8 +99,7 @@ class PcieLink : public sc_core::sc_module {
   sc_core::sc_time latency_, fc_delay_;
   std::array<std::unique_ptr<Direction>, 2> dir_;    // indexed by the transmitting side
   std::array<std::unique_ptr<TokenPool>, 2> tags_;   // read tags of each requester side
-  std::vector<std::vector<uint8_t>> spare_buffers_;  // payload buffers of delivered MWr TLPs //
-                                                     // traced, and checked against the limit
+  std::vector<std::vector<uint8_t>> spare_buffers_;  // payload buffers of delivered MWr TLPs
 };
 
 }  // namespace hs::pcie

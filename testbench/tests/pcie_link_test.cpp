@@ -8,6 +8,8 @@
 #include "hw/pcie/pcie_link.h"
 #include "testbench/support/scripted_initiator.h"
 #include "tlm/check/checker.h"
+#include "tlm/memory/memory.h"
+#include "tlm/stats/statistics.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 
@@ -29,10 +31,11 @@ struct LinkBench {
   std::unique_ptr<RecordingMemory> mem_a, mem_b;
   std::unique_ptr<ScriptedInitiator> init_a, init_b;
 
-  LinkBench(ScriptedInitiator::Script from_a, ScriptedInitiator::Script from_b = nullptr) {
+  LinkBench(ScriptedInitiator::Script from_a, ScriptedInitiator::Script from_b = nullptr,
+            double mem_latency_ns = kMemLatencyNs) {
     link = std::make_unique<PcieLink>("pcie0", 0);
-    mem_a = std::make_unique<RecordingMemory>("mem_a", sc_time(kMemLatencyNs, SC_NS));
-    mem_b = std::make_unique<RecordingMemory>("mem_b", sc_time(kMemLatencyNs, SC_NS));
+    mem_a = std::make_unique<RecordingMemory>("mem_a", sc_time(mem_latency_ns, SC_NS));
+    mem_b = std::make_unique<RecordingMemory>("mem_b", sc_time(mem_latency_ns, SC_NS));
     init_a = std::make_unique<ScriptedInitiator>(
         "init_a", from_a ? from_a : [](auto&) {});
     init_b = std::make_unique<ScriptedInitiator>(
@@ -197,7 +200,9 @@ TEST(PcieLink, PostedCreditsBoundOutstandingTlps) {
   set("tx_queue", 16);
   constexpr int kTlps = 200;
   std::vector<uint8_t> buf(256 * kTlps, 1);
-  LinkBench tb([&](ScriptedInitiator& i) { i.write(0, buf.data(), buf.size()); });
+  // A receiver that takes each TLP at once (no delay): credits return one UpdateFC after
+  // arrival, and the analytic period holds exactly.
+  LinkBench tb([&](ScriptedInitiator& i) { i.write(0, buf.data(), buf.size()); }, nullptr, 0);
   sc_core::sc_start();
   const PcieConfig& c = tb.link->config();
   auto& w = tb.mem_b->writes;
@@ -291,4 +296,72 @@ TEST(PcieLink, DataArrivesIntactInBothDirections) {
       nullptr);
   sc_core::sc_start();
   EXPECT_EQ(out, back);
+}
+
+// A receiver's memory port ten times slower than the link: the receiver takes each TLP when
+// its port has moved the data, so credits come back at the port's pace and the sender's
+// PUT stream runs at the receiver's rate, with every posted credit held.
+TEST(PcieLink, SlowReceiverThrottlesPostedWritesThroughCredits) {
+  constexpr int kChunks = 64;
+  constexpr uint64_t kChunk = 4096;
+  std::vector<uint8_t> buf(kChunk, 3);
+  std::vector<sc_time> done;
+  PcieLink link("pcie0", 0);
+  ScriptedInitiator init_a("init_a", [&](ScriptedInitiator& i) {
+    for (int c = 0; c < kChunks; ++c) {
+      i.write(c * kChunk, buf.data(), buf.size());
+      done.push_back(sc_core::sc_time_stamp());
+    }
+  });
+  ScriptedInitiator init_b("init_b", [](ScriptedInitiator&) {});
+  Memory slow("slow", {1 << 24, kMemLatencyNs, 0.2, 1ull << 30});  // 0.2 GB/s port
+  RecordingMemory mem_a("mem_a", sc_time(kMemLatencyNs, SC_NS));
+  init_a.socket.bind(link.a_in);
+  init_b.socket.bind(link.b_in);
+  link.b_out.bind(slow.socket);
+  link.a_out.bind(mem_a.socket);
+  ParamRegistry::instance().finalize();
+  sc_core::sc_start();
+  for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
+  ASSERT_EQ(done.size(), static_cast<size_t>(kChunks));
+  // Steady state: once the 64 posted credits (16 KiB) are all held, from chunk 16 on.
+  const double rate =
+      static_cast<double>(kChunk) * (kChunks - 1 - 16) / (done.back() - done[16]).to_seconds();
+  EXPECT_NEAR(rate, 0.2e9, 0.2e9 * 0.01);
+  const Json s = StatsRegistry::instance().find("pcie0.down")->to_json(sc_core::sc_time_stamp());
+  EXPECT_EQ(s["posted_credits_held"]["peak"].get<int64_t>(), 64);
+  EXPECT_GT(s["credit_stall_ps"].get<uint64_t>(), 0u);
+}
+
+// A receiving fabric that waits (arbitration, a full FIFO) is legal: the link delivers from a
+// thread, and the TLP is taken when the wait is over.
+TEST(PcieLink, ReceiverMayWaitWhileTakingATlp) {
+  struct WaitingTarget : sc_core::sc_module {
+    tlm_utils::simple_target_socket<WaitingTarget> socket{"socket"};
+    std::vector<sc_time> taken;
+    explicit WaitingTarget(sc_core::sc_module_name n) : sc_module(n) {
+      socket.register_b_transport(this, &WaitingTarget::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& gp, sc_time&) {
+      sc_core::wait(1, sc_core::SC_US);
+      taken.push_back(sc_core::sc_time_stamp());
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+  };
+  std::vector<uint8_t> buf(512, 1);
+  PcieLink link("pcie0", 0);
+  ScriptedInitiator init_a("init_a", [&](ScriptedInitiator& i) { i.write(0, buf.data(), 512); });
+  ScriptedInitiator init_b("init_b", [](ScriptedInitiator&) {});
+  WaitingTarget target("target");
+  RecordingMemory mem_a("mem_a", sc_time(kMemLatencyNs, SC_NS));
+  init_a.socket.bind(link.a_in);
+  init_b.socket.bind(link.b_in);
+  link.b_out.bind(target.socket);
+  link.a_out.bind(mem_a.socket);
+  ParamRegistry::instance().finalize();
+  sc_core::sc_start();
+  for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
+  ASSERT_EQ(target.taken.size(), 2u);  // two 256-byte TLPs
+  // The second TLP arrived while the first was being taken: it waits behind it.
+  EXPECT_EQ(target.taken[1] - target.taken[0], sc_time(1, sc_core::SC_US));
 }

@@ -31,6 +31,21 @@ struct PcieTlpExt : tlm::tlm_extension<PcieTlpExt> {
   }
 };
 
+// Attached by an Ethernet link to the remote writes it delivers on the far side.
+struct EthernetFrameExt : tlm::tlm_extension<EthernetFrameExt> {
+  int link_id = -1;
+  tlm::tlm_extension_base* clone() const override { return new EthernetFrameExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override {
+    *this = static_cast<const EthernetFrameExt&>(e);
+  }
+};
+
+// Whether a link delivered this transaction: a fabric forwarding it into another link is
+// forwarding between links, which no modelled root complex or NIC does.
+inline bool delivered_by_link(tlm::tlm_generic_payload& gp) {
+  return gp.get_extension<PcieTlpExt>() || gp.get_extension<EthernetFrameExt>();
+}
+
 // Fills a reusable generic payload for a plain access. Reusing one payload per thread (or
 // per delivering method) avoids constructing one, and its extension array, per access.
 inline void prepare(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t addr,

@@ -107,6 +107,7 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
       raise_irq_(std::move(raise_irq)),
       inj_(cfg.injection_fifos),
       rec_(cfg.reception_fifos),
+      arrivals_([this](Packet*& p) { take(p); }),
       completions_("dma_rx_done", [this](Packet*& p) { complete(p); }),
       stats_(this->name()),
       descriptors_(stats_.counter("descriptors", "descriptors", "injection descriptors fetched")),
@@ -417,6 +418,10 @@ bool TorusDma::accept(const Packet& p) {
 }
 
 void TorusDma::deliver(Packet* p) {
+  arrivals_.push(hs::now(), p);
+}
+
+void TorusDma::take(Packet* p) {
   sc_time delay = SC_ZERO_TIME;
   auto write = [&](uint64_t addr, const void* src, uint32_t len) {
     prepare(rx_txn_.gp, tlm::TLM_WRITE_COMMAND, addr,

@@ -22,6 +22,7 @@
 #include "hw/torus/dma/torus_dma_interface.h"
 #include "hw/torus/network/torus_network.h"
 #include "tlm/check/checker.h"
+#include "tlm/link/delivery_queue.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
@@ -149,6 +150,9 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   void send_packet(int f, sc_core::sc_time& delay);
   void finish_descriptor(int f);
   void retry_refused();
+  // The reception unit takes a packet from its buffer (on a delivery worker, so the memory
+  // behind the bus may wait): writes it to memory and schedules its completion.
+  void take(Packet* p);
   void complete(Packet*& p);
 
   bool access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len,
@@ -177,6 +181,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   uint32_t rx_held_ = 0;                // packets accepted, not yet completed
   bool refused_ = false;                // a packet waits in the network for room
   sc_core::sc_time last_completion_ = sc_core::SC_ZERO_TIME;
+  DeliveryQueue<Packet*> arrivals_;  // accepted packets the reception unit has yet to take
   TimedQueue<Packet*> completions_;
   uint32_t error_ = kNoError;
   uint32_t fault_counter_skew_ = 0;
