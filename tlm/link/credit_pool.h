@@ -46,6 +46,7 @@ class CreditPool {
       dat -= r.data;
       if (fits(hdr, dat, data)) return std::max(t, r.at);
     }
+    wanted_ = true;  // someone will wait for released()
     return std::nullopt;
   }
 
@@ -68,10 +69,13 @@ class CreditPool {
     if (scheduled_ == count_) throw std::logic_error("credit release without a consumption");
     last_back_ = std::max(last_back_, back);
     pending(scheduled_++).at = last_back_;
-    released_.notify(sc_core::SC_ZERO_TIME);
+    if (wanted_) {  // only a transmitter told "not yet" is waiting: no event per packet
+      wanted_ = false;
+      released_.notify(sc_core::SC_ZERO_TIME);
+    }
   }
 
-  // Notified (one delta later) whenever a return is scheduled.
+  // Notified (one delta later) when a return is scheduled after available_at() said nullopt.
   const sc_core::sc_event& released() const { return released_; }
 
  private:
@@ -106,6 +110,7 @@ class CreditPool {
   std::vector<Return> returns_;
   size_t head_ = 0, count_ = 0, scheduled_ = 0;
   sc_core::sc_time last_back_ = sc_core::SC_ZERO_TIME;
+  bool wanted_ = false;
   sc_core::sc_event released_;
 };
 
