@@ -7,8 +7,8 @@
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
 #include "tlm/link/delivery_queue.h"
-#include "tlm/payload/extensions.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/payload/extensions.h"
 #include "tlm/timing/clock.h"
 #include "tlm/trace/transaction_trace.h"
 
@@ -29,10 +29,9 @@ EthernetConfig EthernetConfig::declare(const std::string& prefix) {
                         Range::between(0, 1e7));
   c.tx_queue = static_cast<uint32_t>(p.integer("tx_queue", c.tx_queue, "frames",
                                                "transmit buffer depth", Range::between(1, 1024)));
-  c.rx_buffer = static_cast<uint32_t>(
-      p.integer("rx_buffer", c.rx_buffer, "frames",
-                "frames the receiving NIC holds before it pauses the sender",
-                Range::between(1, 65536)));
+  c.rx_buffer = static_cast<uint32_t>(p.integer(
+      "rx_buffer", c.rx_buffer, "frames",
+      "frames the receiving NIC holds before it pauses the sender", Range::between(1, 65536)));
   return c;
 }
 

@@ -32,7 +32,7 @@ struct EthernetConfig {
   uint32_t write_header = 16;  // remote-write header (address, length) inside the payload
   double latency_ns = 2000;    // NIC, PHY and switch, one way
   uint32_t tx_queue = 16;
-  uint32_t rx_buffer = 64;     // frames the receiving NIC holds before it pauses the sender
+  uint32_t rx_buffer = 64;  // frames the receiving NIC holds before it pauses the sender
   static EthernetConfig declare(const std::string& prefix);
   static constexpr uint32_t kFraming = 8 /*preamble+SFD*/ + 14 /*MAC*/ + 4 /*FCS*/ + 12 /*IFG*/;
   static constexpr uint32_t kMinPayload = 46;

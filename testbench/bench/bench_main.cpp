@@ -13,6 +13,8 @@
 //   unpin_latency       unpin under an unrelated long transfer, embodiments A and B
 //   ami_message_sizes   AMI variants and baselines vs size and RECEIVE readiness (ami_cases.h)
 //   sweep_overhead      sweep runner cost per point, 100-point local sweep (sweep_cases.h)
+//   validation          the model beside published measurements of the real machines
+//                       (validation_cases.h)
 //   torus_*             the torus machine (torus_cases.h): link efficiency, latency vs hops,
 //                       load sweep, protocol latency vs message size, speed, scale
 // Usage: hybridsim-bench [--out FILE.json] [CASE...]
@@ -36,6 +38,7 @@
 #include "testbench/bench/ami_cases.h"
 #include "testbench/bench/sweep_cases.h"
 #include "testbench/bench/torus_cases.h"
+#include "testbench/bench/validation_cases.h"
 #include "testbench/support/child_process.h"
 #include "testbench/support/scenario_run.h"
 #include "testbench/support/scripted_initiator.h"
@@ -263,6 +266,8 @@ Json run_case(const std::string& name) {
   if (!ami.is_null()) return ami;
   Json sweep = hs::bench::run_sweep_case(name);
   if (!sweep.is_null()) return sweep;
+  Json validation = hs::bench::run_validation_case(name);
+  if (!validation.is_null()) return validation;
   throw std::runtime_error("unknown benchmark case " + name);
 }
 
@@ -275,6 +280,7 @@ int sc_main(int argc, char* argv[]) {
   for (const auto& c : hs::bench::torus_cases()) known.push_back(c);
   known.push_back("ami_message_sizes");
   known.push_back("sweep_overhead");
+  for (const auto& c : hs::bench::validation_cases()) known.push_back(c);
   const std::string usage =
       fmt::format("usage: hybridsim-bench [--out FILE.json] [CASE...]\ncases (default: all): {}\n",
                   fmt::join(known, " "));
@@ -402,6 +408,7 @@ int sc_main(int argc, char* argv[]) {
   hs::bench::print_torus_summary(all);
   hs::bench::print_ami_summary(all);
   hs::bench::print_sweep_summary(all);
+  hs::bench::print_validation_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
   return 0;
 }

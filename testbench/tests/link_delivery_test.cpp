@@ -18,8 +18,8 @@
 using namespace hs;
 using hs::testing::ScriptedInitiator;
 using sc_core::SC_NS;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
 
 namespace {
 

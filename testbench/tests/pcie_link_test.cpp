@@ -9,8 +9,8 @@
 #include "testbench/support/scripted_initiator.h"
 #include "tlm/check/checker.h"
 #include "tlm/memory/memory.h"
-#include "tlm/stats/statistics.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
 
 using namespace hs;

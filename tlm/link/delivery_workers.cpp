@@ -24,8 +24,7 @@ void DeliveryWorkers::start(DeliveryJob& job) {
   w->job = &job;
   sc_core::sc_spawn_options opts;
   opts.set_stack_size(kWorkerStack);
-  sc_core::sc_spawn([this, w] { run(*w); }, sc_core::sc_gen_unique_name("delivery_worker"),
-                    &opts);
+  sc_core::sc_spawn([this, w] { run(*w); }, sc_core::sc_gen_unique_name("delivery_worker"), &opts);
 }
 
 void DeliveryWorkers::run(Worker& w) {
