@@ -38,8 +38,8 @@ struct EthernetLink::Direction {
                   [&link, this](Frame& f) { link.arrive(*this, f); }),
         stats(name),
         frames(stats.counter("frames", "frames", "frames sent")),
-        payload(stats.counter("payload_bytes", "B", "write data bytes sent")),
-        wire(stats.counter("wire_bytes", "B", "bytes on the wire including framing")),
+        payload(stats.bytes("payload_bytes", "write data bytes on the wire by the run's end")),
+        wire(stats.bytes("wire_bytes", "bytes on the wire by the run's end, including framing")),
         busy(stats.busy("utilisation", "fraction of time the wire is busy")),
         track(TransactionTrace::instance().track(name)) {}
   std::string name;
@@ -48,7 +48,8 @@ struct EthernetLink::Direction {
   TransmitBuffer tx;
   TimedQueue<Frame> in_flight;
   StatGroup stats;
-  Counter &frames, &payload, &wire;
+  Counter& frames;
+  ByteFlow &payload, &wire;
   BusyTime& busy;
   int track;
 };
@@ -63,6 +64,9 @@ EthernetLink::EthernetLink(sc_core::sc_module_name name)
   latency_ = picoseconds(cfg_.latency_ns * 1e3);
   dir_[0] = std::make_unique<Direction>(*this, "down", b_out, cfg_.tx_queue);
   dir_[1] = std::make_unique<Direction>(*this, "up", a_out, cfg_.tx_queue);
+  for (auto& d : dir_) {
+    d->stats.rate_ceiling(Limit::Kind::LineRate, "wire_bytes", cfg_.bytes_per_second(), {&d->wire});
+  }
   a_in.register_b_transport(this, &EthernetLink::from_a);
   b_in.register_b_transport(this, &EthernetLink::from_b);
 }
@@ -97,10 +101,10 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     const sc_time ser = transfer_time(wire, cfg_.bytes_per_second());
     const sc_time start = d.line.reserve(local, ser);
     d.tx.occupy_until(start + ser, hs::now());
-    d.busy.add(ser);
+    d.busy.add(start, start + ser);
     ++d.frames;
-    d.payload += n;
-    d.wire += wire;
+    d.payload.add(start, start + ser, n);
+    d.wire.add(start, start + ser, wire);
     TransactionTrace::instance().span(d.track, "frame", start, start + ser);
     d.in_flight.push(start + ser + latency_, Frame{addr, std::vector<uint8_t>(src, src + n)});
     addr += n;
