@@ -90,7 +90,7 @@ void Core::access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, b
   if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
   set_state(State::Compute);
   const sc_time took = hs::now() - start;
-  stall_time_.add(took);
+  stall_time_.add(start, hs::now());
   if (cmd == tlm::TLM_READ_COMMAND && !mmio) load_latency_.sample(took.to_seconds() * 1e9);
   if (!gp.is_response_ok()) {
     fail(fmt::format("{} {} of {} B at {:#x} failed: {}", mmio ? "register" : "memory",
@@ -154,7 +154,7 @@ void Core::compute(uint64_t n) {
   if (n == 0) return;
   const sc_time t = clock_.cycles(n);
   compute_cycles_ += n;
-  compute_time_.add(t);
+  compute_time_.add(hs::now(), hs::now() + t);
   sc_core::wait(t);
 }
 
@@ -173,7 +173,7 @@ uint32_t Core::wait_irq(uint32_t mask) {
   set_state(State::WaitIrq);
   while ((irq_pending_ & mask) == 0) sc_core::wait(irq_event_);
   set_state(State::Compute);
-  irq_wait_time_.add(hs::now() - start);
+  irq_wait_time_.add(start, hs::now());
   const uint32_t taken = irq_pending_ & mask;
   irq_pending_ &= ~mask;
   ++irqs_taken_;

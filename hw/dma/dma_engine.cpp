@@ -152,7 +152,7 @@ void DmaEngine::run() {
     requests_.pop_front();
     ++completed_;
     ++requests_done_;
-    busy_.add(hs::now() - start);
+    busy_.add(start, hs::now());
     queue_.set(static_cast<int64_t>(requests_.size()), hs::now());
     request_latency_.sample((hs::now() - submitted_at).to_seconds() * 1e9);
     TransactionTrace::instance().span(track_, "request", start, hs::now());

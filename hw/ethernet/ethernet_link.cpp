@@ -45,8 +45,8 @@ struct EthernetLink::Direction {
         in_flight([&link, this](Frame& f) { link.arrive(*this, f); }),
         stats(name),
         frames(stats.counter("frames", "frames", "frames sent")),
-        payload(stats.counter("payload_bytes", "B", "write data bytes sent")),
-        wire(stats.counter("wire_bytes", "B", "bytes on the wire including framing")),
+        payload(stats.bytes("payload_bytes", "write data bytes on the wire by the run's end")),
+        wire(stats.bytes("wire_bytes", "bytes on the wire by the run's end, including framing")),
         paused_frames(stats.counter("paused_frames", "frames",
                                     "frames held back until the receiver had room")),
         busy(stats.busy("utilisation", "fraction of time the wire is busy")),
@@ -61,7 +61,9 @@ struct EthernetLink::Direction {
   DeliveryQueue<Frame> in_flight;
   TaggedPayload<EthernetFrameExt> delivery;  // reused for every frame delivered
   StatGroup stats;
-  Counter &frames, &payload, &wire, &paused_frames;
+  Counter& frames;
+  ByteFlow &payload, &wire;
+  Counter& paused_frames;
   BusyTime& busy;
   Occupancy& rx_held;
   int track;
@@ -78,7 +80,10 @@ EthernetLink::EthernetLink(sc_core::sc_module_name name, int link_id)
   latency_ = picoseconds(cfg_.latency_ns * 1e3);
   dir_[0] = std::make_unique<Direction>(*this, "down", b_out, cfg_);
   dir_[1] = std::make_unique<Direction>(*this, "up", a_out, cfg_);
-  for (auto& d : dir_) d->delivery.ext.link_id = link_id;
+  for (auto& d : dir_) {
+    d->delivery.ext.link_id = link_id;
+    d->stats.rate_ceiling(Limit::Kind::LineRate, "wire_bytes", cfg_.bytes_per_second(), {&d->wire});
+  }
   a_in.register_b_transport(this, &EthernetLink::from_a);
   b_in.register_b_transport(this, &EthernetLink::from_b);
 }
@@ -124,10 +129,10 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     d.rx_credits.consume(1, start);
     d.rx_held.set(d.rx_credits.headers_in_use(), hs::now());
     d.tx.occupy_until(start + ser, hs::now());
-    d.busy.add(ser);
+    d.busy.add(start, start + ser);
     ++d.frames;
-    d.payload += n;
-    d.wire += wire;
+    d.payload.add(start, start + ser, n);
+    d.wire.add(start, start + ser, wire);
     TransactionTrace::instance().span(d.track, "frame", start, start + ser);
     d.in_flight.push(start + ser + latency_, Frame{addr, std::vector<uint8_t>(src, src + n)});
     addr += n;

@@ -54,8 +54,9 @@ struct PcieLink::Direction {
         mrd(stats.counter("tlps_mrd", "TLPs", "memory read request TLPs sent")),
         cpld_tlps(stats.counter("tlps_cpld", "TLPs", "completion-with-data TLPs sent")),
         cpl_tlps(stats.counter("tlps_cpl", "TLPs", "completions without data (errors) sent")),
-        payload(stats.counter("payload_bytes", "B", "TLP payload bytes sent")),
-        wire(stats.counter("wire_bytes", "B", "bytes on the wire including TLP overhead")),
+        payload(stats.bytes("payload_bytes", "TLP payload bytes on the wire by the run's end")),
+        wire(stats.bytes("wire_bytes",
+                         "bytes on the wire by the run's end, including TLP overhead")),
         credit_stall_ps(stats.counter("credit_stall_ps", "ps",
                                       "time TLPs waited for receiver credits with the wire idle")),
         credit_waits(stats.counter("credit_waits", "TLPs",
@@ -88,7 +89,9 @@ struct PcieLink::Direction {
   TaggedPayload<PcieTlpExt> delivery;  // reused for every TLP delivered into the receiver
 
   StatGroup stats;
-  Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps, &payload, &wire, &credit_stall_ps, &credit_waits;
+  Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps;
+  ByteFlow &payload, &wire;
+  Counter &credit_stall_ps, &credit_waits;
   BusyTime& busy;
   Occupancy& tx_depth;
   Occupancy& posted_held;
@@ -120,14 +123,13 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
   for (int s = 0; s < 2; ++s) {
     Direction& d = *dir_[s];
     const double bps = bytes_per_second_;
-    d.stats.derived("payload_bandwidth_GBps", "GB/s", "payload bytes sent per second of run", [&d] {
-      double t = hs::now().to_seconds();
-      return t > 0 ? static_cast<double>(d.payload.value) / t / 1e9 : 0.0;
-    });
+    d.stats.derived("payload_bandwidth_GBps", "GB/s", "payload bytes moved per second of run",
+                    [&d] { return d.payload.rate(hs::now()) / 1e9; });
     d.stats.derived("payload_efficiency", "fraction", "payload bytes / wire bytes", [&d] {
-      return d.wire.value ? static_cast<double>(d.payload.value) / static_cast<double>(d.wire.value)
-                          : 0.0;
+      const double wire = d.wire.within(hs::now());
+      return wire > 0 ? d.payload.within(hs::now()) / wire : 0.0;
     });
+    d.stats.rate_ceiling(Limit::Kind::LineRate, "wire_bytes", bps, {&d.wire});
     d.stats.derived("line_rate_GBps", "GB/s", "line rate after encoding",
                     [bps]() -> double { return bps / 1e9; });
     SignalTrace::instance().add(d.delivered_bytes, d.name + ".delivered_bytes");
@@ -154,10 +156,10 @@ uint64_t PcieLink::tlps(int dir, TlpKind k) const {
 }
 
 uint64_t PcieLink::payload_bytes(int dir) const {
-  return dir_[dir]->payload.value;
+  return dir_[dir]->payload.total();
 }
 uint64_t PcieLink::wire_bytes(int dir) const {
-  return dir_[dir]->wire.value;
+  return dir_[dir]->wire.total();
 }
 
 void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay) {
@@ -244,9 +246,9 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
   credits.consume(dcred, start);
   if (&credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), hs::now());
 
-  d.busy.add(ser);
-  d.wire += wire_bytes;
-  d.payload += payload;
+  d.busy.add(start, end);
+  d.wire.add(start, end, wire_bytes);
+  d.payload.add(start, end, payload);
   switch (tlp.kind) {
     case TlpKind::MWr:
       ++d.mwr;

@@ -10,6 +10,7 @@
 
 #include "testbench/runner/report_text.h"
 #include "tlm/check/checker.h"
+#include "tlm/check/physical_limits.h"
 #include "tlm/common/errors.h"
 #include "tlm/common/output_file.h"
 #include "tlm/kernel/kernel_setup.h"
@@ -174,6 +175,8 @@ int Simulation::run(std::ostream& out) {
                               unfinished.dump()));
     }
   }
+  // Over the window the run covered, a time-limited or interrupted one included.
+  check_physical_limits(end);
   // Every output is attempted even if one fails; the failures are reported together.
   InputProblems unwritten;
   unwritten.attempt([] { TransactionTrace::instance().close(); });

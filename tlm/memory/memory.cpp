@@ -19,8 +19,9 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
       stats_(this->name()),
       reads_(stats_.counter("reads", "transactions", "read transactions")),
       writes_(stats_.counter("writes", "transactions", "write transactions")),
-      bytes_read_(stats_.counter("bytes_read", "B", "bytes read")),
-      bytes_written_(stats_.counter("bytes_written", "B", "bytes written")),
+      bytes_read_(stats_.bytes("bytes_read", "bytes read through the port by the run's end")),
+      bytes_written_(
+          stats_.bytes("bytes_written", "bytes written through the port by the run's end")),
       busy_(stats_.busy("port_utilisation", "fraction of time the port moves data")) {
   ParamScope p(this->name());
   size_param_ = ParamRegistry::instance().declared_name(p.name("size"));
@@ -41,14 +42,12 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
   storage_ = SparseStorage(size_);
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
-  stats_.derived("read_bandwidth_GBps", "GB/s", "average read bandwidth over the run", [this] {
-    double t = hs::now().to_seconds();
-    return t > 0 ? static_cast<double>(bytes_read_.value) / t / 1e9 : 0.0;
-  });
-  stats_.derived("write_bandwidth_GBps", "GB/s", "average write bandwidth over the run", [this] {
-    double t = hs::now().to_seconds();
-    return t > 0 ? static_cast<double>(bytes_written_.value) / t / 1e9 : 0.0;
-  });
+  stats_.derived("read_bandwidth_GBps", "GB/s", "average read bandwidth over the run",
+                 [this] { return bytes_read_.rate(hs::now()) / 1e9; });
+  stats_.derived("write_bandwidth_GBps", "GB/s", "average write bandwidth over the run",
+                 [this] { return bytes_written_.rate(hs::now()) / 1e9; });
+  stats_.rate_ceiling(Limit::Kind::PortBandwidth, "bytes_read + bytes_written", bytes_per_second_,
+                      {&bytes_read_, &bytes_written_});
 }
 
 void Memory::require(uint64_t end, const std::string& what) const {
@@ -92,15 +91,15 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
       len < xfer_by_length_.size() ? xfer_by_length_[len] : transfer_time(len, bytes_per_second_);
   const sc_time now = hs::now();
   const sc_time start = port_.reserve(now + delay, xfer);
-  busy_.add(xfer);
+  busy_.add(start, start + xfer);
   if (gp.is_read()) {
     storage_.read(gp.get_address(), gp.get_data_ptr(), len);
     ++reads_;
-    bytes_read_ += len;
+    bytes_read_.add(start, start + xfer, len);
   } else if (gp.is_write()) {
     storage_.write(gp.get_address(), gp.get_data_ptr(), len);
     ++writes_;
-    bytes_written_ += len;
+    bytes_written_.add(start, start + xfer, len);
   }
   if (gp.get_address() < watched_hi_ && watched_lo_ < gp.get_address() + len) notify_watches(gp);
   delay = start + latency_ + xfer - now;

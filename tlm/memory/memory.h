@@ -73,8 +73,8 @@ class Memory : public sc_core::sc_module {
   StatGroup stats_;
   Counter& reads_;
   Counter& writes_;
-  Counter& bytes_read_;
-  Counter& bytes_written_;
+  ByteFlow& bytes_read_;
+  ByteFlow& bytes_written_;
   BusyTime& busy_;
 };
 

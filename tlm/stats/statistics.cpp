@@ -4,9 +4,27 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tlm/common/errors.h"
+#include "tlm/kernel/now.h"
+
 namespace hs {
 
 using sc_core::sc_time;
+
+void BusyTime::add(const sc_time& duration) {
+  const sc_time& end = hs::now();
+  add(duration < end ? end - duration : sc_core::SC_ZERO_TIME, end);
+}
+
+double BusyTime::utilisation(const sc_time& end) const {
+  if (end.value() == 0) return 0.0;
+  return busy_ps(end) / (static_cast<double>(units_) * static_cast<double>(end.value()));
+}
+
+double ByteFlow::rate(const sc_time& end) const {
+  const double seconds = end.to_seconds();
+  return seconds > 0 ? within(end) / seconds : 0.0;
+}
 
 void Occupancy::set(int64_t new_level, const sc_time& now) {
   if (now > last_) {
@@ -42,7 +60,7 @@ void Histogram::sample(double v) {
 }
 
 StatGroup::StatGroup(std::string path) : path_(std::move(path)) {
-  if (!StatsRegistry::instance().detached()) StatsRegistry::instance().add(this);
+  StatsRegistry::instance().add(this);
 }
 
 StatGroup::~StatGroup() {
@@ -53,6 +71,7 @@ bool StatGroup::has(const std::string& name) const {
   auto named = [&name](const auto& stat) { return stat.meta.name == name; };
   return std::any_of(counters_.begin(), counters_.end(), named) ||
          std::any_of(busy_.begin(), busy_.end(), named) ||
+         std::any_of(flows_.begin(), flows_.end(), named) ||
          std::any_of(occupancy_.begin(), occupancy_.end(), named) ||
          std::any_of(histograms_.begin(), histograms_.end(), named) ||
          std::any_of(derived_.begin(), derived_.end(), named);
@@ -63,8 +82,39 @@ Counter& StatGroup::counter(const std::string& name, const std::string& unit,
   return counters_.emplace_back(StatMeta{name, unit, desc});
 }
 
-BusyTime& StatGroup::busy(const std::string& name, const std::string& desc) {
-  return busy_.emplace_back(StatMeta{name, "fraction", desc});
+BusyTime& StatGroup::busy(const std::string& name, const std::string& desc, uint32_t units) {
+  if (units == 0) throw ModelError(path_ + "." + name + ": busy time of zero units");
+  BusyTime& b = busy_.emplace_back(StatMeta{name, "fraction", desc}, units);
+  limit({Limit::Kind::Utilisation, name, "fraction", [&b](const sc_time& end) {
+           return Limit::Reading{b.utilisation(end), 1.0, 0.0};
+         }});
+  return b;
+}
+
+ByteFlow& StatGroup::bytes(const std::string& name, const std::string& desc) {
+  return flows_.emplace_back(StatMeta{name, "B", desc});
+}
+
+void StatGroup::rate_ceiling(Limit::Kind kind, const std::string& what, double bytes_per_second,
+                             std::vector<const ByteFlow*> flows) {
+  if (!(bytes_per_second > 0) || flows.empty()) {
+    throw ModelError(path_ + "." + what + ": a rate ceiling needs a positive rate and a flow");
+  }
+  limit({kind, what, "GB/s", [bytes_per_second, flows = std::move(flows)](const sc_time& end) {
+           const double seconds = end.to_seconds();
+           if (seconds <= 0) return Limit::Reading{0.0, bytes_per_second / 1e9, 0.0};
+           double moved = 0;
+           uint64_t transfers = 0;
+           for (const ByteFlow* f : flows) {
+             moved += f->within(end);
+             transfers += f->transfers_within(end);
+           }
+           // Each transfer's time is rounded to the nearest picosecond, so it may finish up
+           // to half a picosecond early: that much extra the wire or port may move per transfer.
+           const double spare = bytes_per_second * 0.5e-12 * static_cast<double>(transfers);
+           return Limit::Reading{moved / seconds / 1e9, bytes_per_second / 1e9,
+                                 spare / seconds / 1e9};
+         }});
 }
 
 Occupancy& StatGroup::occupancy(const std::string& name, const std::string& unit,
@@ -85,10 +135,9 @@ void StatGroup::derived(const std::string& name, const std::string& unit, const 
 Json StatGroup::to_json(const sc_time& end) const {
   Json j = Json::object();
   for (const auto& c : counters_) j[c.meta.name] = c.value;
-  double total = end.to_seconds();
-  for (const auto& b : busy_) {
-    j[b.meta.name] = total > 0 ? b.busy.to_seconds() / total : 0.0;
-  }
+  for (const auto& b : busy_) j[b.meta.name] = b.utilisation(end);
+  // Whole bytes moved by the end (a transfer in progress counts the bytes already across).
+  for (const auto& f : flows_) j[f.meta.name] = static_cast<uint64_t>(std::floor(f.within(end)));
   for (const auto& o : occupancy_) {
     j[o.meta.name] = {{"mean", o.mean(end)}, {"peak", o.peak}};
   }
@@ -105,8 +154,20 @@ StatsRegistry& StatsRegistry::instance() {
   return registry;
 }
 
+void StatsRegistry::add(StatGroup* g) {
+  g->slot_ = all_.size();
+  all_.push_back(g);
+  g->reported_ = !detached_;
+  if (g->reported_) groups_.push_back(g);
+}
+
 void StatsRegistry::remove(StatGroup* g) {
-  groups_.erase(std::remove(groups_.begin(), groups_.end(), g), groups_.end());
+  if (g->slot_ < all_.size() && all_[g->slot_] == g) {
+    all_[g->slot_] = all_.back();
+    all_[g->slot_]->slot_ = g->slot_;
+    all_.pop_back();
+  }
+  if (g->reported_) groups_.erase(std::remove(groups_.begin(), groups_.end(), g), groups_.end());
 }
 
 const StatGroup* StatsRegistry::find(const std::string& path) const {

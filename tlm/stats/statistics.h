@@ -1,6 +1,11 @@
 // Per-component statistics, registered under the component's hierarchical name and dumped
-// into the JSON report: counters, busy time (utilisation), time-weighted occupancy with peak,
-// log2-bucket histograms, and derived values computed at report time.
+// into the JSON report: counters, busy time (utilisation), bytes moved over time, time-weighted
+// occupancy with peak, log2-bucket histograms, and derived values computed at report time.
+// Figures that feed rates (busy time, bytes moved) are kept as intervals and reported over the
+// run's window [0, end]: work booked to finish after the end counts only its elapsed share.
+// Next to its statistics a component declares the physical limits they must respect (every
+// busy time is at most all the time; a wire's bytes within its line rate, a memory port's
+// within its bandwidth); tlm/check/physical_limits.h checks them at the end of every run.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -9,6 +14,8 @@
 #include <string>
 #include <systemc>
 #include <vector>
+
+#include "tlm/stats/windowed_total.h"
 
 namespace hs {
 
@@ -34,13 +41,68 @@ class Counter {
   uint64_t value = 0;
 };
 
-// Accumulated busy time of a resource; utilisation = busy / simulated time.
+// Busy time of `units` identical resources (one wire, a memory port; or the rings of a bus,
+// reported as their mean), recorded as intervals: utilisation over [0, end] is the busy time
+// inside the window over units x end, so it can exceed 1 only if a resource is booked twice.
 class BusyTime {
  public:
-  explicit BusyTime(StatMeta m) : meta(std::move(m)) {}
-  void add(const sc_core::sc_time& t) { busy += t; }
+  explicit BusyTime(StatMeta m, uint32_t units = 1) : meta(std::move(m)), units_(units) {}
+  // The resource is busy over [start, end): its actual occupancy, which may lie in the future.
+  void add(const sc_core::sc_time& start, const sc_core::sc_time& end) {
+    intervals_.add(start, end, end.value() - start.value());
+  }
+  // Busy for `duration` up to now (an interval ending at the current simulated time). Kept for
+  // callers that only know a duration; add(start, end) with the real occupancy is the honest
+  // form for work booked ahead (migration: add(d) -> add(start, start + d)).
+  void add(const sc_core::sc_time& duration);
+  // Busy time inside [0, end], summed over the units.
+  double busy_ps(const sc_core::sc_time& end) const { return intervals_.within(end); }
+  double utilisation(const sc_core::sc_time& end) const;
+  uint32_t units() const { return units_; }
   StatMeta meta;
-  sc_core::sc_time busy = sc_core::SC_ZERO_TIME;
+
+ private:
+  uint32_t units_;
+  WindowedTotal intervals_;
+};
+
+// Bytes a wire or port moves, each transfer recorded over the interval it occupies: the
+// figure over [0, end] counts a transfer in progress at the end by its elapsed share, so a
+// rate over the window never includes bytes still to move.
+class ByteFlow {
+ public:
+  explicit ByteFlow(StatMeta m) : meta(std::move(m)) {}
+  void add(const sc_core::sc_time& start, const sc_core::sc_time& end, uint64_t bytes) {
+    moved_.add(start, end, bytes);
+  }
+  // Bytes moved within [0, end].
+  double within(const sc_core::sc_time& end) const { return moved_.within(end); }
+  // Bytes per second over [0, end] (0 for an empty window).
+  double rate(const sc_core::sc_time& end) const;
+  // Transfers that started within [0, end].
+  uint64_t transfers_within(const sc_core::sc_time& end) const {
+    return moved_.intervals_within(end);
+  }
+  // Every byte handed to the wire or port, moved by now or not.
+  uint64_t total() const { return moved_.total(); }
+  StatMeta meta;
+
+ private:
+  WindowedTotal moved_;
+};
+
+// A physical ceiling on a statistic, evaluated over a run's window [0, end].
+struct Limit {
+  enum class Kind { Utilisation, LineRate, PortBandwidth };
+  struct Reading {
+    double measured = 0;   // the statistic over the window
+    double ceiling = 0;    // the most it may physically be
+    double allowance = 0;  // what the 1 ps time resolution may add to `measured` legitimately
+  };
+  Kind kind;
+  std::string stat;  // the statistic it bounds, as the report names it
+  std::string unit;  // of the reading
+  std::function<Reading(const sc_core::sc_time& end)> read;
 };
 
 // A level that changes over time (queue depth, credits in use): time-weighted mean and peak.
@@ -79,11 +141,21 @@ class StatGroup {
   StatGroup& operator=(const StatGroup&) = delete;
 
   Counter& counter(const std::string& name, const std::string& unit, const std::string& desc);
-  BusyTime& busy(const std::string& name, const std::string& desc);
+  // Registers the busy time with its limit: utilisation at most 1.
+  BusyTime& busy(const std::string& name, const std::string& desc, uint32_t units = 1);
+  ByteFlow& bytes(const std::string& name, const std::string& desc);
   Occupancy& occupancy(const std::string& name, const std::string& unit, const std::string& desc);
   Histogram& histogram(const std::string& name, const std::string& unit, const std::string& desc);
   void derived(const std::string& name, const std::string& unit, const std::string& desc,
                std::function<double()> fn);
+
+  // Declares that `flows` together never move more than `bytes_per_second` (a wire's line rate:
+  // Kind::LineRate; a memory port's bandwidth: Kind::PortBandwidth), named `what` in reports.
+  void rate_ceiling(Limit::Kind kind, const std::string& what, double bytes_per_second,
+                    std::vector<const ByteFlow*> flows);
+  // Declares any other limit (figures kept outside these statistics, such as the torus links).
+  void limit(Limit l) { limits_.push_back(std::move(l)); }
+  const std::deque<Limit>& limits() const { return limits_; }
 
   const std::string& path() const { return path_; }
   // Whether a statistic of this name is registered (a sweep checks its stats before running).
@@ -98,26 +170,35 @@ class StatGroup {
   std::string path_;
   std::deque<Counter> counters_;
   std::deque<BusyTime> busy_;
+  std::deque<ByteFlow> flows_;
   std::deque<Occupancy> occupancy_;
   std::deque<Histogram> histograms_;
   std::deque<Derived> derived_;
+  std::deque<Limit> limits_;
+  size_t slot_ = 0;  // index in the registry's list of every group
+  bool reported_ = false;
+  friend class StatsRegistry;
 };
 
-// All statistic groups of the current simulation, in registration order.
+// All statistic groups of the current simulation: the reported ones in registration order,
+// and every group (reported or not) for the physical-limit checks.
 class StatsRegistry {
  public:
   static StatsRegistry& instance();
   // While detached, new groups count but are not reported (replicated components of large
-  // machines, whose figures their machine reports in aggregate).
+  // machines, whose figures their machine reports in aggregate); their limits are still checked.
   void set_detached(bool d) { detached_ = d; }
   bool detached() const { return detached_; }
-  void add(StatGroup* g) { groups_.push_back(g); }
+  void add(StatGroup* g);
   void remove(StatGroup* g);
   const StatGroup* find(const std::string& path) const;
+  // Every live group, reported or detached (in no particular order).
+  const std::vector<StatGroup*>& all_groups() const { return all_; }
   Json to_json(const sc_core::sc_time& end) const;
 
  private:
-  std::vector<StatGroup*> groups_;
+  std::vector<StatGroup*> groups_;  // reported, in registration order
+  std::vector<StatGroup*> all_;     // every group; a group knows its slot, so removal is O(1)
   bool detached_ = false;
 };
 

@@ -378,7 +378,7 @@ void TorusDma::injection_engine() {
     } else {
       send_packet(f, delay);
     }
-    injection_busy_.add(hs::now() - start);
+    injection_busy_.add(start, hs::now());
   }
 }
 

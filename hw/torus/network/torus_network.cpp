@@ -57,9 +57,8 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                                 "packets leaving at their "
                                 "destination")),
       payload_delivered_(stats_.counter("payload_delivered", "B", "payload bytes delivered")),
-      wire_bytes_(stats_.counter("link_bytes", "B",
-                                 "bytes sent on links, headers and framing "
-                                 "included")),
+      wire_bytes_(stats_.bytes("link_bytes",
+                               "bytes on links by the run's end, headers and framing included")),
       hops_(stats_.counter("packet_hops", "hops", "link traversals")),
       escape_hops_(stats_.counter("escape_hops", "hops",
                                   "link traversals on the bubble escape "
@@ -97,21 +96,42 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   stats_.derived("links", "links", "unidirectional links", [links] { return links; });
   stats_.derived("link_utilisation", "fraction", "mean busy fraction over all links",
                  [this, links] {
-                   const double t = hs::now().to_seconds() * 1e12;
-                   if (t <= 0 || links == 0) return 0.0;
+                   const uint64_t t = hs::now().value();
+                   if (t == 0 || links == 0) return 0.0;
                    double sum = 0;
-                   for (uint64_t b : link_busy_ps_) sum += static_cast<double>(b);
-                   return sum / t / links;
+                   for (size_t l = 0; l < link_busy_ps_.size(); ++l) {
+                     sum += static_cast<double>(link_busy_within(l, t));
+                   }
+                   return sum / static_cast<double>(t) / links;
                  });
-  stats_.derived("link_utilisation_max", "fraction", "busiest link's busy fraction", [this] {
-    const double t = hs::now().to_seconds() * 1e12;
-    if (t <= 0) return 0.0;
-    return static_cast<double>(*std::max_element(link_busy_ps_.begin(), link_busy_ps_.end())) / t;
-  });
+  stats_.derived("link_utilisation_max", "fraction", "busiest link's busy fraction",
+                 [this] { return busiest_link_utilisation(hs::now().value()); });
+  stats_.limit({Limit::Kind::Utilisation, "link_utilisation_max", "fraction",
+                [this](const sc_core::sc_time& end) {
+                  return Limit::Reading{busiest_link_utilisation(end.value()), 1.0, 0.0};
+                }});
+  stats_.rate_ceiling(Limit::Kind::LineRate, "link_bytes", links * cfg.link_bytes_per_second,
+                      {&wire_bytes_});
   stats_.derived("bisection_bound", "B/s",
                  "per-node injection rate (wire bytes) that saturates the bisection under "
                  "uniform random traffic",
                  [this] { return cfg_.bisection_bound_per_node(); });
+}
+
+uint64_t TorusNetwork::link_busy_within(size_t link, uint64_t t_ps) const {
+  // A link carries one packet at a time, each from the hop's time on: only the latest can run
+  // past a window's end, and it started inside the window.
+  const uint64_t free = link_free_ps_[link];
+  return link_busy_ps_[link] - (free > t_ps ? free - t_ps : 0);
+}
+
+double TorusNetwork::busiest_link_utilisation(uint64_t t_ps) const {
+  if (t_ps == 0) return 0.0;
+  uint64_t busiest = 0;
+  for (size_t l = 0; l < link_busy_ps_.size(); ++l) {
+    busiest = std::max(busiest, link_busy_within(l, t_ps));
+  }
+  return static_cast<double>(busiest) / static_cast<double>(t_ps);
 }
 
 bool TorusNetwork::inject(int queue, Packet* p) {
@@ -355,7 +375,8 @@ void TorusNetwork::send(int node, Packet* p, int in_slot, int dir, int vc) {
       .pop();
   if (hop_observer_) hop_observer_(*p, node, dir);
   ++hops_;
-  wire_bytes_ += cfg_.wire_bytes(p->chunks);
+  wire_bytes_.add(sc_core::sc_time::from_value(now), sc_core::sc_time::from_value(now + ser),
+                  cfg_.wire_bytes(p->chunks));
   if (vc == 0) ++escape_hops_;
   ++p->hops;
   p->vc = static_cast<int8_t>(vc);

@@ -115,6 +115,9 @@ class TorusNetwork : public sc_core::sc_module {
   Fifo& link_input(int node, int dir, int vc) { return inputs_[(node * kDirs + dir) * vcs_ + vc]; }
   Fifo& injection(int node, int q) { return injections_[node * inj_queues_ + q]; }
   bool wants_escape_entry(const Packet& p, int dir) const;
+  // Busy time of link `link` (node * kDirs + dir) inside [0, t_ps]; the busiest link's share.
+  uint64_t link_busy_within(size_t link, uint64_t t_ps) const;
+  double busiest_link_utilisation(uint64_t t_ps) const;
 
   NetworkConfig cfg_;
   TorusShape shape_;
@@ -140,7 +143,7 @@ class TorusNetwork : public sc_core::sc_module {
   Counter& injected_;
   Counter& delivered_;
   Counter& payload_delivered_;
-  Counter& wire_bytes_;
+  ByteFlow& wire_bytes_;
   Counter& hops_;
   Counter& escape_hops_;
   Counter& token_waits_;

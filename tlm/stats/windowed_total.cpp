@@ -1,0 +1,63 @@
+#include "tlm/stats/windowed_total.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+
+#include "tlm/common/errors.h"
+#include "tlm/kernel/now.h"
+
+namespace hs {
+
+void WindowedTotal::add_ps(uint64_t start_ps, uint64_t end_ps, uint64_t amount) {
+  total_ += amount;
+  kept_.push_back({start_ps, end_ps, amount});
+  if (kept_.size() >= settle_when_) settle(hs::now().value());
+}
+
+void WindowedTotal::settle(uint64_t now_ps) {
+  // Intervals over by now lie inside every window a later report can take.
+  auto running = std::partition(kept_.begin(), kept_.end(),
+                                [now_ps](const Interval& iv) { return iv.end_ps <= now_ps; });
+  for (auto it = kept_.begin(); it != running; ++it) settled_ += it->amount;
+  settled_intervals_ += static_cast<uint64_t>(running - kept_.begin());
+  kept_.erase(kept_.begin(), running);
+  settled_at_ps_ = std::max(settled_at_ps_, now_ps);
+  // Twice what is left: the next settlement is paid for by at least as many adds.
+  settle_when_ = std::max(kMinKept, 2 * kept_.size());
+}
+
+void WindowedTotal::refuse_before_settled(const sc_core::sc_time& t) const {
+  if (t.value() < settled_at_ps_) {
+    throw ModelError(
+        fmt::format("a statistic's window ending at {} ps ends before {} ps, the "
+                    "time of an interval already recorded",
+                    t.value(), settled_at_ps_));
+  }
+}
+
+double WindowedTotal::within(const sc_core::sc_time& t) const {
+  refuse_before_settled(t);
+  const uint64_t t_ps = t.value();
+  uint64_t whole = settled_;
+  double part = 0;
+  for (const Interval& iv : kept_) {
+    if (iv.end_ps <= t_ps) {
+      whole += iv.amount;
+    } else if (iv.start_ps < t_ps) {
+      // The elapsed share of an interval in progress (for busy time: exactly t - start).
+      part += static_cast<double>(t_ps - iv.start_ps) *
+              (static_cast<double>(iv.amount) / static_cast<double>(iv.end_ps - iv.start_ps));
+    }
+  }
+  return static_cast<double>(whole) + part;
+}
+
+uint64_t WindowedTotal::intervals_within(const sc_core::sc_time& t) const {
+  refuse_before_settled(t);
+  const uint64_t t_ps = t.value();
+  return settled_intervals_ + static_cast<uint64_t>(std::count_if(
+                                  kept_.begin(), kept_.end(),
+                                  [t_ps](const Interval& iv) { return iv.start_ps <= t_ps; }));
+}
+
+}  // namespace hs

@@ -1,0 +1,55 @@
+// An amount delivered over intervals of time, totalled over a run's window [0, t]: the busy
+// time of a resource (each interval carries its own length) or the bytes through a wire or
+// port (each interval carries the bytes it moves). An interval counts only its share inside
+// the window, prorated linearly for one still in progress at t, so a figure taken at t never
+// includes work booked to happen after t (a link reserves wire time for packets that finish
+// after a time-limited run stops).
+//
+// Rules it relies on:
+// - a window ends no earlier than the simulated time of any add() before it (a report is taken
+//   at or after the time it describes); an earlier window is refused with a ModelError;
+// - intervals may arrive in any order (a calendar books gaps before later bookings) and may
+//   overlap; overlap is counted twice, which is what the physical-limit checks look for.
+//
+// Cost: add() is O(1) amortised. Intervals still running are kept; those that ended by the
+// current simulated time are folded into one total whenever the kept list has doubled, so each
+// interval is examined a bounded number of times. A window's total costs O(intervals kept).
+#pragma once
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+namespace hs {
+
+class WindowedTotal {
+ public:
+  // One interval [start, end) (end >= start) carrying `amount`.
+  void add(const sc_core::sc_time& start, const sc_core::sc_time& end, uint64_t amount) {
+    add_ps(start.value(), end.value(), amount);
+  }
+  void add_ps(uint64_t start_ps, uint64_t end_ps, uint64_t amount);
+
+  // The amount delivered within [0, t].
+  double within(const sc_core::sc_time& t) const;
+  // Intervals that started within [0, t] (each may be short by the time resolution).
+  uint64_t intervals_within(const sc_core::sc_time& t) const;
+  // Every amount added, delivered by now or not.
+  uint64_t total() const { return total_; }
+
+ private:
+  struct Interval {
+    uint64_t start_ps, end_ps, amount;
+  };
+  void settle(uint64_t now_ps);
+  void refuse_before_settled(const sc_core::sc_time& t) const;
+
+  uint64_t total_ = 0;
+  uint64_t settled_ = 0;            // amounts of intervals that ended by settled_at_ps_
+  uint64_t settled_intervals_ = 0;  // how many intervals those were
+  uint64_t settled_at_ps_ = 0;
+  std::vector<Interval> kept_;  // intervals not yet folded in, in arrival order
+  size_t settle_when_ = kMinKept;
+  static constexpr size_t kMinKept = 16;
+};
+
+}  // namespace hs
