@@ -10,12 +10,19 @@
 //   interrupts.
 // - Writing VALUE never sets hit-zero (even when writing 0); only a decrement does.
 // - A register write and a decrement in the same cycle: the write lands first.
+// - Timing (counter_timing.h): the bank's port takes one request per DMA-clock edge. A register
+//   access sampled at an edge that a decrement or another access holds waits for the next free
+//   edge, and the access returns that wait (RegisterAccess::waited) for its requester to add to
+//   the access's latency: contention on the port is felt by the core, not only counted. Both
+//   implementations compute the wait with the same CounterEdges rule, so C++ and RTL banks give
+//   identical access times.
 // - Reset: values 0xFFFFFFFF, base and max 0, all disabled, no hit-zero, no errors, interrupts
 //   disabled.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "hw/dma_counters/counter_registers.h"
@@ -81,18 +88,33 @@ class CounterBankState {
   std::vector<uint32_t> irq_enable_;
 };
 
+// A register access through the bank's port.
+struct RegisterAccess {
+  bool ok = false;  // it named a register (else it had no effect)
+  // How long it waited for a free edge: from the edge that sampled it to the edge it took
+  // (zero without a collision). The requester's access takes this much longer.
+  sc_core::sc_time waited = sc_core::SC_ZERO_TIME;
+  bool operator==(const RegisterAccess& o) const { return ok == o.ok && waited == o.waited; }
+};
+
+// Adds an access's wait to the requester's annotated delay; whether it named a register.
+inline bool feel(const RegisterAccess& a, sc_core::sc_time& delay) {
+  delay += a.waited;
+  return a.ok;
+}
+
 // What a DMA engine needs from a counter bank, whichever implementation sits behind it.
 class CounterBank {
  public:
   virtual ~CounterBank() = default;
   virtual const BankShape& shape() const = 0;
-  virtual bool read(uint32_t offset, unsigned width, uint64_t& value) = 0;
-  virtual bool write(uint32_t offset, uint64_t value, unsigned width) = 0;
+  virtual RegisterAccess read(uint32_t offset, unsigned width, uint64_t& value) = 0;
+  virtual RegisterAccess write(uint32_t offset, uint64_t value, unsigned width) = 0;
   virtual DecrementResult decrement(uint32_t counter, uint32_t bytes, bool check_bounds,
                                     uint64_t addr, uint32_t len) = 0;
   virtual uint32_t value(uint32_t counter) const = 0;
   virtual uint64_t base_address(uint32_t counter) const = 0;
-  // The clock edges the bank's requests took (counts and slips, for statistics).
+  // The clock edges the bank's requests took (counts, slips and access waits, for statistics).
   virtual const CounterEdges& edges() const = 0;
   // Called with the group whose interrupt line rose.
   virtual void on_interrupt(std::function<void(uint32_t group)> fn) = 0;

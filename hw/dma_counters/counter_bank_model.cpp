@@ -11,6 +11,7 @@ CounterBankModel::CounterBankModel(const std::string& name, const BankShape& sha
     : state_(shape),
       timing_(timing),
       edges_(clock),
+      stats_(name, edges_),
       interrupts_((name + "_irq").c_str(), [this](uint32_t& g) {
         if (on_irq_) on_irq_(g);
       }) {}
@@ -28,27 +29,27 @@ void CounterBankModel::raise_rising(uint32_t before, uint64_t edge) {
   }
 }
 
-bool CounterBankModel::read(uint32_t offset, unsigned width, uint64_t& value) {
-  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
-  edges_.claim(hs::now(), std::max(timing_.read_latency, 1u));
-  return state_.read(offset, width, value);
+RegisterAccess CounterBankModel::read(uint32_t offset, unsigned width, uint64_t& value) {
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return {};
+  const EdgeClaim c = edges_.claim_access(hs::now(), std::max(timing_.read_latency, 1u));
+  return {state_.read(offset, width, value), edges_.waited(c)};
 }
 
-bool CounterBankModel::write(uint32_t offset, uint64_t value, unsigned width) {
-  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
-  const uint64_t edge = edges_.claim(hs::now(), 1);
+RegisterAccess CounterBankModel::write(uint32_t offset, uint64_t value, unsigned width) {
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return {};
+  const EdgeClaim c = edges_.claim_access(hs::now(), 1);
   const uint32_t before = lines();
   const bool ok = state_.write(offset, value, width);
   if (ok && offset < kGroupBase && offset % kCounterStride == kValue && on_value_write_) {
     on_value_write_(offset / kCounterStride, static_cast<uint32_t>(value));
   }
-  raise_rising(before, edge);
-  return ok;
+  raise_rising(before, c.taken);
+  return {ok, edges_.waited(c)};
 }
 
 DecrementResult CounterBankModel::decrement(uint32_t counter, uint32_t bytes, bool check_bounds,
                                             uint64_t addr, uint32_t len) {
-  const uint64_t edge = edges_.claim(hs::now(), 1);
+  const uint64_t edge = edges_.claim(hs::now(), 1).taken;
   const uint32_t before = lines();
   const DecrementResult r = state_.decrement(counter, bytes, check_bounds, addr, len);
   raise_rising(before, edge);

@@ -1,7 +1,8 @@
 // The C++ implementation of a counter bank: CounterBankState plus the block's timing, for
 // speed. A request's effect on the state is immediate; it takes the clock edge
 // counter_timing.h assigns it, exactly as the RTL adapter does, and an interrupt it raises
-// appears `hit_zero_latency` edges after that edge. The co-simulation test checks that this
+// appears `hit_zero_latency` edges after that edge. A register access returns how long it
+// waited for that edge. The co-simulation test checks that this
 // and the RTL give identical simulations.
 #pragma once
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <systemc>
 
 #include "hw/dma_counters/counter_bank.h"
+#include "hw/dma_counters/counter_bank_stats.h"
 #include "hw/dma_counters/counter_timing.h"
 #include "tlm/timing/clock.h"
 #include "tlm/timing/timed_queue.h"
@@ -23,8 +25,8 @@ class CounterBankModel final : public CounterBank {
                    const CounterTiming& timing);
 
   const BankShape& shape() const override { return state_.shape(); }
-  bool read(uint32_t offset, unsigned width, uint64_t& value) override;
-  bool write(uint32_t offset, uint64_t value, unsigned width) override;
+  RegisterAccess read(uint32_t offset, unsigned width, uint64_t& value) override;
+  RegisterAccess write(uint32_t offset, uint64_t value, unsigned width) override;
   DecrementResult decrement(uint32_t counter, uint32_t bytes, bool check_bounds, uint64_t addr,
                             uint32_t len) override;
   uint32_t value(uint32_t counter) const override { return state_.value(counter); }
@@ -45,6 +47,7 @@ class CounterBankModel final : public CounterBank {
   CounterBankState state_;
   CounterTiming timing_;
   CounterEdges edges_;
+  CounterBankStats stats_;
   TimedQueue<uint32_t> interrupts_;
   std::function<void(uint32_t)> on_irq_;
   std::function<void(uint32_t, uint32_t)> on_value_write_;

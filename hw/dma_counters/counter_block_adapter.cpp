@@ -13,6 +13,7 @@ CounterBlockAdapter::CounterBlockAdapter(const std::string& name,
     : block_(std::move(block)),
       timing_(timing),
       edges_(clock),
+      stats_(name, edges_),
       wakes_((name + "_irq").c_str(), [this](Wake& w) { wake(w); }) {}
 
 void CounterBlockAdapter::ensure_reset() const {
@@ -52,8 +53,9 @@ const CounterOutputs& CounterBlockAdapter::step(uint64_t edge, const CounterPins
   return out;
 }
 
-const CounterOutputs& CounterBlockAdapter::request(const CounterPins& pins, uint32_t edges) {
-  const uint64_t s = edges_.claim(hs::now(), edges);
+const CounterOutputs& CounterBlockAdapter::request(const EdgeClaim& claim, const CounterPins& pins,
+                                                   uint32_t edges) {
+  const uint64_t s = claim.taken;
   advance_to(s);
   const CounterOutputs* out = &step(s, pins);
   for (uint32_t i = 1; i < edges; ++i) out = &step(s + i, CounterPins{});
@@ -79,17 +81,18 @@ void CounterBlockAdapter::wake(const Wake& w) {
   if (on_irq_) on_irq_(w.group);
 }
 
-bool CounterBlockAdapter::read(uint32_t offset, unsigned width, uint64_t& v) {
-  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
+RegisterAccess CounterBlockAdapter::read(uint32_t offset, unsigned width, uint64_t& v) {
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return {};
   const CounterPins p = CounterPins::read(offset, width == 8);
   // reg_err is registered at the read's own edge; the data arrives read_latency edges later.
   const uint32_t latency = std::max(timing_.read_latency, 1u);
-  const uint64_t s = edges_.claim(hs::now(), latency);
+  const EdgeClaim c = edges_.claim_access(hs::now(), latency);
+  const uint64_t s = c.taken;
   advance_to(s);
   const CounterOutputs* out = &step(s, p);
   const bool err = out->reg_err;
   for (uint32_t i = 1; i < latency; ++i) out = &step(s + i, CounterPins{});
-  if (err) return false;
+  if (err) return {false, edges_.waited(c)};
   if (!out->rd_valid) {
     throw std::logic_error(
         fmt::format("counter block: no read data {} edges after the read of "
@@ -97,22 +100,26 @@ bool CounterBlockAdapter::read(uint32_t offset, unsigned width, uint64_t& v) {
                     latency, offset));
   }
   v = out->rd_data;
-  return true;
+  return {true, edges_.waited(c)};
 }
 
-bool CounterBlockAdapter::write(uint32_t offset, uint64_t v, unsigned width) {
-  if ((width != 4 && width != 8) || offset >= kBankSpan) return false;
-  if (request(CounterPins::write(offset, v, width == 8), 1).reg_err) return false;
+RegisterAccess CounterBlockAdapter::write(uint32_t offset, uint64_t v, unsigned width) {
+  if ((width != 4 && width != 8) || offset >= kBankSpan) return {};
+  const EdgeClaim c = edges_.claim_access(hs::now(), 1);
+  if (request(c, CounterPins::write(offset, v, width == 8), 1).reg_err) {
+    return {false, edges_.waited(c)};
+  }
   if (offset < kGroupBase && offset % kCounterStride == kValue && on_value_write_) {
     on_value_write_(offset / kCounterStride, static_cast<uint32_t>(v));
   }
-  return true;
+  return {true, edges_.waited(c)};
 }
 
 DecrementResult CounterBlockAdapter::decrement(uint32_t counter, uint32_t bytes, bool check_bounds,
                                                uint64_t addr, uint32_t len) {
   const CounterOutputs& out =
-      request(CounterPins::decrement(counter, bytes, check_bounds, addr, len), 1);
+      request(edges_.claim(hs::now(), 1),
+              CounterPins::decrement(counter, bytes, check_bounds, addr, len), 1);
   DecrementResult r;
   r.hit_zero = out.dec_hit_zero;
   r.underflow = out.dec_underflow;

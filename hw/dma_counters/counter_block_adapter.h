@@ -4,6 +4,8 @@
 // - Register writes and decrements: one edge with the request on the pins; results come from
 //   the block's registered outputs.
 // - Register reads: the read edge, then idle edges until the read pipeline delivers the data.
+// - A register access returns how long it waited for its edge: the same CounterEdges rule as
+//   the C++ model, so both give identical access times.
 // - value() and base_address(): the block's combinational lookup port.
 // - Between requests the clock is gated: idle edges are evaluated only while the interrupt
 //   delay line still carries a change (at most hit_zero_latency of them); skipping the rest
@@ -21,6 +23,7 @@
 
 #include "hw/dma_counters/counter_bank.h"
 #include "hw/dma_counters/counter_bank_cycle.h"
+#include "hw/dma_counters/counter_bank_stats.h"
 #include "hw/dma_counters/counter_timing.h"
 #include "tlm/timing/timed_queue.h"
 
@@ -33,8 +36,8 @@ class CounterBlockAdapter final : public CounterBank {
                       const Clock& clock, const CounterTiming& timing);
 
   const BankShape& shape() const override { return block_->shape(); }
-  bool read(uint32_t offset, unsigned width, uint64_t& value) override;
-  bool write(uint32_t offset, uint64_t value, unsigned width) override;
+  RegisterAccess read(uint32_t offset, unsigned width, uint64_t& value) override;
+  RegisterAccess write(uint32_t offset, uint64_t value, unsigned width) override;
   DecrementResult decrement(uint32_t counter, uint32_t bytes, bool check_bounds, uint64_t addr,
                             uint32_t len) override;
   uint32_t value(uint32_t counter) const override {
@@ -64,12 +67,15 @@ class CounterBlockAdapter final : public CounterBank {
   // Clocks idle edges so that the next edge evaluated is `edge`.
   void advance_to(uint64_t edge);
   const CounterOutputs& step(uint64_t edge, const CounterPins& pins);
-  const CounterOutputs& request(const CounterPins& pins, uint32_t edges);
+  // Clocks a request in at the edge it was given, then the idle edges it holds the port for;
+  // the outputs after its last edge.
+  const CounterOutputs& request(const EdgeClaim& claim, const CounterPins& pins, uint32_t edges);
   void wake(const Wake& w);
 
   std::unique_ptr<CounterBlock> block_;
   CounterTiming timing_;
   CounterEdges edges_;
+  CounterBankStats stats_;
   mutable bool reset_done_ = false;
   uint64_t next_edge_ = 0, evaluated_ = 0;
   uint64_t settled_after_ = 0;  // from this edge on, idle edges change nothing

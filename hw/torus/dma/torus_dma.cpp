@@ -559,12 +559,14 @@ void TorusDma::complete(Packet*& p) {
 // ---------------------------------------------------------------------------------------------
 // Registers
 
-bool TorusDma::reg_read(uint64_t off, unsigned width, uint64_t& v) {
+bool TorusDma::reg_read(uint64_t off, unsigned width, uint64_t& v, sc_time& delay) {
   if (off >= kRecCounterBank && off < kRecCounterBank + counters::kBankSpan) {
-    return rec_counters_->read(static_cast<uint32_t>(off - kRecCounterBank), width, v);
+    return counters::feel(
+        rec_counters_->read(static_cast<uint32_t>(off - kRecCounterBank), width, v), delay);
   }
   if (off >= kInjCounterBank && off < kInjCounterBank + counters::kBankSpan) {
-    return inj_counters_->read(static_cast<uint32_t>(off - kInjCounterBank), width, v);
+    return counters::feel(
+        inj_counters_->read(static_cast<uint32_t>(off - kInjCounterBank), width, v), delay);
   }
   if (off == kErrorReg) {
     v = error_;
@@ -608,12 +610,14 @@ bool TorusDma::reg_read(uint64_t off, unsigned width, uint64_t& v) {
   }
 }
 
-bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width) {
+bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width, sc_time& delay) {
   if (off >= kRecCounterBank && off < kRecCounterBank + counters::kBankSpan) {
-    return rec_counters_->write(static_cast<uint32_t>(off - kRecCounterBank), v, width);
+    return counters::feel(
+        rec_counters_->write(static_cast<uint32_t>(off - kRecCounterBank), v, width), delay);
   }
   if (off >= kInjCounterBank && off < kInjCounterBank + counters::kBankSpan) {
-    return inj_counters_->write(static_cast<uint32_t>(off - kInjCounterBank), v, width);
+    return counters::feel(
+        inj_counters_->write(static_cast<uint32_t>(off - kInjCounterBank), v, width), delay);
   }
   const bool injection = off < kRecFifoBase;
   const uint64_t base = injection ? kInjFifoBase : kRecFifoBase;
@@ -683,11 +687,11 @@ void TorusDma::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   uint64_t v = 0;
   bool ok;
   if (gp.is_read()) {
-    ok = (width == 4 || width == 8) && reg_read(off, width, v);
+    ok = (width == 4 || width == 8) && reg_read(off, width, v, delay);
     if (ok) std::memcpy(gp.get_data_ptr(), &v, width);
   } else {
     std::memcpy(&v, gp.get_data_ptr(), std::min(width, 8u));
-    ok = (width == 4 || width == 8) && reg_write(off, v, width);
+    ok = (width == 4 || width == 8) && reg_write(off, v, width, delay);
   }
   delay += clock_.cycles(cfg_.counter_timing.read_latency);
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);

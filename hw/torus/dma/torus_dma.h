@@ -160,8 +160,9 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   void fail(Error code, const std::string& why);
   static const char* check_name(Error code);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  bool reg_read(uint64_t offset, unsigned width, uint64_t& v);
-  bool reg_write(uint64_t offset, uint64_t v, unsigned width);
+  // A counter-bank access adds its wait for a busy edge to `delay`.
+  bool reg_read(uint64_t offset, unsigned width, uint64_t& v, sc_core::sc_time& delay);
+  bool reg_write(uint64_t offset, uint64_t v, unsigned width, sc_core::sc_time& delay);
   static uint64_t advance(uint64_t pos, uint64_t start, uint64_t end, uint64_t bytes);
   static uint64_t used(uint64_t head, uint64_t tail, uint64_t start, uint64_t end);
 

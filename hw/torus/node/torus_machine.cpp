@@ -54,6 +54,25 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
   stats_->derived("counter_slipped", "requests",
                   "counter-bank requests that waited for a busy clock edge",
                   dma_sum(&dma::TorusDma::counter_slipped));
+  // Each bank reports its own port (CounterBankStats); large machines detach those, so the
+  // felt contention is summed here too.
+  auto banks_sum = [this](uint64_t (counters::CounterEdges::*count)() const) {
+    return [this, count] {
+      double s = 0;
+      for (const auto& node : nodes) {
+        s += static_cast<double>((node->dma->injection_counters().edges().*count)());
+        s += static_cast<double>((node->dma->reception_counters().edges().*count)());
+      }
+      return s;
+    };
+  };
+  stats_->derived("counter_accesses_delayed", "accesses",
+                  "register accesses that waited for a busy counter-bank edge, all banks",
+                  banks_sum(&counters::CounterEdges::accesses_delayed));
+  stats_->derived("counter_access_wait", "cycles",
+                  "DMA-clock cycles register accesses waited for busy counter-bank edges, all "
+                  "banks",
+                  banks_sum(&counters::CounterEdges::access_wait_edges));
 }
 
 std::vector<Core*> TorusMachine::cores() const {
