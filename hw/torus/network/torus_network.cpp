@@ -110,8 +110,10 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                 [this](const sc_core::sc_time& end) {
                   return Limit::Reading{busiest_link_utilisation(end.value()), 1.0, 0.0};
                 }});
-  stats_.rate_ceiling(Limit::Kind::LineRate, "link_bytes", links * cfg.link_bytes_per_second,
-                      {&wire_bytes_});
+  if (links > 0) {  // a one-node machine has no links to limit
+    stats_.rate_ceiling(Limit::Kind::LineRate, "link_bytes", links * cfg.link_bytes_per_second,
+                        {&wire_bytes_});
+  }
   stats_.derived("bisection_bound", "B/s",
                  "per-node injection rate (wire bytes) that saturates the bisection under "
                  "uniform random traffic",
