@@ -178,6 +178,7 @@ void Mfc::worker(tlm::tlm_generic_payload& gp) {
     }
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     ++transfers_done_;
+    for (const auto& w : transfer_watches_) w(t.len, hs::now());
     if (--c.transfers_left == 0) complete(c);
   }
 }
@@ -185,6 +186,7 @@ void Mfc::worker(tlm::tlm_generic_payload& gp) {
 void Mfc::complete(Command& c) {
   const sc_time now = hs::now();
   command_latency_.sample((now - c.issued).to_seconds() * 1e9);
+  for (const auto& w : command_watches_) w(c.issued, now);
   TransactionTrace::instance().async_span(track_, c.opcode == mfc::kCmdGet ? "GET" : "PUT", c.id,
                                           c.issued, now);
   const uint32_t tag = c.tag;
