@@ -65,6 +65,17 @@ TEST(CellDma, TheEibNeverCarriesMoreThanItsCommandBusAllows) {
   }
 }
 
+TEST(CellDma, TheCommandBusCapsTheEibWhenRampsAndLocalStoresCouldCarryMore) {
+  // 32 B ramps (51.2 GB/s each way) and local stores that keep up: only the command bus,
+  // 128 B per bus cycle, holds eight SPEs to 204.8 GB/s.
+  const Json r = run({"node0.acc0.eib.ring_width=32", "node0.acc0.spe*.local_store.bandwidth=409.6",
+                      "node0.acc0.spe*.mfc.outstanding=16"});
+  ASSERT_TRUE(passed(r)) << violations(r);
+  EXPECT_LE(aggregate(r), kCommandBus * 1.0001);
+  EXPECT_GE(aggregate(r), 0.9 * kCommandBus);
+  EXPECT_NEAR(r["stats"]["node0.acc0.eib"]["command_bus_utilisation"].get<double>(), 1.0, 0.1);
+}
+
 TEST(CellDma, MemoryStreamsRunAtTheMicsPort) {
   for (const char* dir : {"get", "put"}) {
     const Json r = run({"workload.target=memory", std::string("workload.direction=") + dir,
