@@ -13,7 +13,15 @@ namespace hs::cell {
 
 using sc_core::sc_time;
 
+namespace {
+
 constexpr uint64_t kCommandBytes = 128;  // the most one command moves
+
+uint64_t command_count(uint64_t bytes) {
+  return std::max<uint64_t>(1, (bytes + kCommandBytes - 1) / kCommandBytes);
+}
+
+}  // namespace
 
 Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
     : Router(name, 0.0),
@@ -109,23 +117,36 @@ uint64_t Eib::cycle_at_or_after(const sc_time& t) const {
 }
 
 uint64_t Eib::command_phase(uint64_t ready, uint64_t bytes) {
-  const uint64_t commands = std::max<uint64_t>(1, (bytes + kCommandBytes - 1) / kCommandBytes);
-  uint64_t slot = ready;
-  for (uint64_t i = 0; i < commands; ++i) slot = arbiter_->grant_command(i ? slot + 1 : slot);
+  const uint64_t commands = command_count(bytes);
+  uint64_t first = 0, slot = ready;
+  for (uint64_t i = 0; i < commands; ++i) {
+    slot = arbiter_->grant_command(i ? slot + 1 : slot);
+    if (i == 0) first = slot;
+  }
   commands_ += commands;
   command_busy_.add(bus_clock_.cycles(commands));
-  return slot + arbitration_cycles_;
+  return first + arbitration_cycles_;
 }
 
-uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t bytes) {
-  const uint64_t commands = std::max<uint64_t>(1, (bytes + kCommandBytes - 1) / kCommandBytes);
+uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t bytes,
+                         bool with_commands) {
+  const uint64_t commands = command_count(bytes);
   const auto on = static_cast<size_t>(position(from)), off = static_cast<size_t>(position(to));
   uint64_t arrives = ready;
   for (uint64_t i = 0; i < commands; ++i) {
     const uint64_t len = std::min(kCommandBytes, bytes - i * kCommandBytes);
     const auto cycles =
         static_cast<uint32_t>(std::max<uint64_t>(1, (len + ring_width_ - 1) / ring_width_));
-    const DataGrant g = arbiter_->grant_data(from, to, ready, cycles);
+    uint64_t start = ready;
+    if (with_commands) {
+      // A write's data follows each of its commands through the command phase.
+      const uint64_t slot = arbiter_->grant_command(ready);
+      start = slot + arbitration_cycles_;
+      ready = slot + 1;
+      ++commands_;
+      command_busy_.add(time_by_cycles_[1]);
+    }
+    const DataGrant g = arbiter_->grant_data(from, to, start, cycles);
     arrives = std::max(arrives, g.start + cycles + static_cast<uint64_t>(g.path.hops));
     const sc_time& held = time_by_cycles_[cycles];
     bytes_ += len;
@@ -152,12 +173,13 @@ void Eib::before_target(const Route& route, tlm::tlm_generic_payload& gp, sc_tim
   // Every booking from now on starts at or after now's cycle (initiators only run ahead).
   arbiter_->retire_before(bus_clock_.cycle_at(now));
   const uint64_t bytes = gp.get_data_length();
-  const uint64_t data_ready = command_phase(cycle_at_or_after(now + delay), bytes);
-  uint64_t done = data_ready;
-  if (gp.is_write()) {
-    done = data_phase(master_at_[static_cast<size_t>(route.from)],
-                      target_at_[static_cast<size_t>(route.to)], data_ready, bytes);
-  }
+  const uint64_t ready = cycle_at_or_after(now + delay);
+  // A read reaches its target once its first command is through the command phase; its data
+  // moves after the target answered (after_target).
+  const uint64_t done =
+      gp.is_write() ? data_phase(master_at_[static_cast<size_t>(route.from)],
+                                 target_at_[static_cast<size_t>(route.to)], ready, bytes, true)
+                    : command_phase(ready, bytes);
   delay = bus_clock_.cycles(done) - now;
 }
 
@@ -166,7 +188,7 @@ void Eib::after_target(const Route& route, tlm::tlm_generic_payload& gp, sc_time
   const sc_time now = hs::now();
   const uint64_t done = data_phase(target_at_[static_cast<size_t>(route.to)],
                                    master_at_[static_cast<size_t>(route.from)],
-                                   cycle_at_or_after(now + delay), gp.get_data_length());
+                                   cycle_at_or_after(now + delay), gp.get_data_length(), false);
   delay = bus_clock_.cycles(done) - now;
 }
 

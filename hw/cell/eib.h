@@ -11,7 +11,7 @@
 //   ones). Each command takes one slot on the command bus (one command per bus cycle), and
 //   its data may move `arbitration_cycles` after that slot (the command phase: snoop and
 //   combined response). Writes move their data before reaching the target, reads after it
-//   answered.
+//   answered (the target starts once the first command is through).
 // - A command's data phase moves 16 B per bus cycle, ceil(bytes / 16) cycles, through the
 //   source element's on-ramp, the segments along the short way round on one ring of that
 //   direction, and the destination element's off-ramp; data moves one hop per bus cycle, and
@@ -72,11 +72,11 @@ class Eib : public Router {
 
   void end_of_elaboration() override;
   uint64_t cycle_at_or_after(const sc_core::sc_time& t) const;
-  // The command phase of an access of `bytes` ready at `ready`: the cycle its data may move.
+  // A read's commands, from cycle `ready`: the cycle the first is through the command phase.
   uint64_t command_phase(uint64_t ready, uint64_t bytes);
-  // Every command's data phase from `from` to `to`, from cycle `ready`; the cycle the last
-  // byte arrives.
-  uint64_t data_phase(Element from, Element to, uint64_t ready, uint64_t bytes);
+  // Every command's data phase from `from` to `to`, from cycle `ready` (each after its own
+  // command if `with_commands`: a write); the cycle the last byte arrives.
+  uint64_t data_phase(Element from, Element to, uint64_t ready, uint64_t bytes, bool with_commands);
 
   Clock bus_clock_;
   uint32_t ring_width_;
