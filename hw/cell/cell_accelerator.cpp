@@ -21,29 +21,25 @@ CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_in
   dram = std::make_unique<Memory>("dram",
                                   MemoryDefaults{uint64_t{4} << 30, 90.0, 25.6, amap::kAccDramMax});
   ppe = std::make_unique<Core>("ppe", clock_hz, first_core_index);
-  ppe->bus.bind(eib->upstream);
-  eib->attach(dram->socket, amap::kAccDram, dram->size(), "dram");
+  eib->connect(ppe->bus, Element::PPE);
+  eib->attach(dram->socket, amap::kAccDram, dram->size(), "dram", Element::MIC);
   for (int s = 0; s < spe_count; ++s) {
     auto spe =
         std::make_unique<Spe>(fmt::format("spe{}", s).c_str(), clock_hz, first_core_index + 1 + s);
-    spe->mfc.ea_port.bind(eib->upstream);
+    eib->connect(spe->mfc.ea_port, spe_element(s));
     eib->attach(spe->local_bus.upstream, amap::acc_spe(s), amap::kAccSpeStride,
-                fmt::format("spe{}", s));
+                fmt::format("spe{}", s), spe_element(s));
     spes.push_back(std::move(spe));
   }
   irq = std::make_unique<InterruptController>("irq", cores());
-  eib->attach(irq->socket(), amap::kAccIrq, 0x1000, "irq");
+  eib->attach(irq->socket(), amap::kAccIrq, 0x1000, "irq", Element::PPE);
   if (dma_engine) {
     dma =
         std::make_unique<dma::DmaEngine>("dma", first_core_index + 1 + static_cast<int>(spe_count));
-    dma->bus.bind(eib->upstream);
-    eib->attach(dma->registers().socket, amap::kAccDmaEngine, dma::kRegisterSpan, "dma");
+    eib->connect(dma->bus, Element::IOIF0);
+    eib->attach(dma->registers().socket, amap::kAccDmaEngine, dma::kRegisterSpan, "dma",
+                Element::IOIF0);
   }
-}
-
-void CellAccelerator::attach_host_window(TargetSocket& link_in, uint64_t base, uint64_t size,
-                                         const std::string& window_name) {
-  eib->attach(link_in, base, size, window_name);
 }
 
 std::vector<Core*> CellAccelerator::cores() {

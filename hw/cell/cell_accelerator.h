@@ -1,7 +1,9 @@
 // A Cell Broadband Engine accelerator: the PPE, up to 8 SPEs, the EIB joining them to the
-// memory controller (its DRAM) and the I/O interface, and an interrupt controller. Links to
-// the host attach to the EIB: their outbound side as a window (attach_host_window), their
-// inbound side as an EIB master (eib.upstream).
+// memory controller (its DRAM) and the I/O interfaces, and an interrupt controller. Each sits
+// at its element of the EIB (eib.h): SPE n at SPEn, the DRAM at the MIC, the interrupt
+// controller with the PPE, the DMA engine (on the I/O bridge) at IOIF0. Links to the host
+// attach at an I/O interface (attach_host_link): their outbound side as a window, their
+// inbound side as an EIB master.
 #pragma once
 #include <memory>
 #include <systemc>
@@ -21,8 +23,15 @@ class CellAccelerator : public sc_core::sc_module {
   // `dma_engine`: whether this accelerator has a descriptor DMA engine (dma_interface.h).
   CellAccelerator(sc_core::sc_module_name name, int first_core_index, bool dma_engine);
 
-  void attach_host_window(TargetSocket& link_in, uint64_t base, uint64_t size,
-                          const std::string& window_name);
+  // The I/O interface a link to the host enters by: PCIe links IOIF0, Ethernet links IOIF1.
+  enum class HostFabric { Pcie, Ethernet };
+  template <class LinkOut>
+  void attach_host_link(TargetSocket& link_in, LinkOut& link_out, uint64_t base, uint64_t size,
+                        const std::string& window_name, HostFabric fabric) {
+    const Element ioif = fabric == HostFabric::Pcie ? Element::IOIF0 : Element::IOIF1;
+    eib->attach(link_in, base, size, window_name, ioif);
+    eib->connect(link_out, ioif);
+  }
   std::vector<Core*> cores();  // PPE first, then each SPU
 
   double clock_hz;

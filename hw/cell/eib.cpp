@@ -1,6 +1,10 @@
 #include "hw/cell/eib.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
@@ -9,59 +13,185 @@ namespace hs::cell {
 
 using sc_core::sc_time;
 
+namespace {
+
+constexpr uint64_t kCommandBytes = 128;  // the most one command moves
+
+uint64_t command_count(uint64_t bytes) {
+  return std::max<uint64_t>(1, (bytes + kCommandBytes - 1) / kCommandBytes);
+}
+
+}  // namespace
+
 Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
     : Router(name, 0.0),
-      bytes_(stats_.counter("bytes", "B", "data bytes carried on the rings")),
-      ring_busy_(stats_.busy("ring_utilisation", "mean fraction of time each ring carries data")) {
+      bus_clock_(core_clock_hz / 2),  // the EIB runs at half the core clock
+      bytes_(stats_.counter("bytes", "B", "data bytes carried (rings and ramps)")),
+      commands_(stats_.counter("commands", "commands", "commands on the command bus (<= 128 B)")),
+      command_busy_(stats_.busy("command_bus_utilisation",
+                                "fraction of bus cycles the command bus takes a command")),
+      ring_busy_(stats_.busy("ring_utilisation",
+                             "mean fraction of the rings' segments carrying data (all rings)")) {
   ParamScope p(this->name());
-  bus_clock_ = Clock(core_clock_hz / 2);  // the EIB runs at half the core clock
-  const auto rings = p.integer("rings", 4, "", "data rings", Range::between(1, 16));
-  ring_width_ = static_cast<uint32_t>(
-      p.integer("ring_width", 16, "B", "bytes per ring per bus cycle", Range::one_of({8, 16, 32})));
-  arbitration_ = bus_clock_.cycles(static_cast<uint64_t>(
-      p.integer("arbitration_cycles", 8, "cycles", "bus cycles from request to data grant",
-                Range::between(0, 1000))));
-  rings_.resize(static_cast<size_t>(rings));
-  hold_by_cycles_.resize(65);  // transfers of up to 1 KiB at the narrowest ring width
-  for (size_t c = 0; c < hold_by_cycles_.size(); ++c) hold_by_cycles_[c] = bus_clock_.cycles(c);
-  stats_.derived("peak_bandwidth_GBps", "GB/s", "rings x width x bus clock",
+  const auto rings = static_cast<int>(
+      p.integer("rings", 4, "", "data rings, the first half clockwise, the rest counter-clockwise",
+                Range::one_of({2, 4, 6, 8})));
+  transfers_per_ring_ = static_cast<int>(p.integer(
+      "transfers_per_ring", 3, "transfers",
+      "transfers one ring carries at once when their paths do not overlap", Range::between(1, 6)));
+  ring_width_ = static_cast<uint32_t>(p.integer("ring_width", 16, "B",
+                                                "bytes per bus cycle on a ring or a ramp",
+                                                Range::one_of({8, 16, 32})));
+  arbitration_cycles_ = static_cast<uint32_t>(
+      p.integer("arbitration_cycles", 8, "cycles",
+                "bus cycles from a command's slot on the command bus to its earliest data grant",
+                Range::between(0, 1000)));
+  const std::string policy =
+      p.choice("ring_policy", "lowest",
+               "ring the data arbiter grants when several can start a transfer at once: lowest "
+               "(lowest-numbered) or round_robin (the next after the last granted)",
+               {"lowest", "round_robin"});
+  arbiter_ = std::make_unique<EibArbiter>(rings, transfers_per_ring_, make_ring_policy(policy));
+  time_by_cycles_.resize(kCommandBytes / 8 + 1);  // a command's cycles at the narrowest width
+  for (size_t c = 0; c < time_by_cycles_.size(); ++c) time_by_cycles_[c] = bus_clock_.cycles(c);
+
+  for (int r = 0; r < rings; ++r) {
+    const char* dir = arbiter_->clockwise(r) ? "clockwise" : "counter-clockwise";
+    ring_stats_.push_back(RingStats{
+        stats_.counter(fmt::format("ring{}_bytes", r), "B",
+                       fmt::format("bytes carried by ring {} ({})", r, dir)),
+        stats_.counter(fmt::format("ring{}_transfers", r), "transfers",
+                       fmt::format("transfers carried by ring {} ({})", r, dir)),
+        stats_.busy(fmt::format("ring{}_utilisation", r),
+                    fmt::format("mean fraction of ring {}'s 12 segments carrying data", r))});
+  }
+  for (int e = 0; e < kEibElements; ++e) {
+    const char* el = to_string(static_cast<Element>(e));
+    on_ramp_stats_.push_back(
+        RampStats{stats_.counter(fmt::format("{}_on_ramp_bytes", el), "B",
+                                 fmt::format("bytes {} put onto the rings", el)),
+                  stats_.busy(fmt::format("{}_on_ramp_utilisation", el),
+                              fmt::format("fraction of time {}'s on-ramp moves data", el))});
+    off_ramp_stats_.push_back(
+        RampStats{stats_.counter(fmt::format("{}_off_ramp_bytes", el), "B",
+                                 fmt::format("bytes {} took off the rings", el)),
+                  stats_.busy(fmt::format("{}_off_ramp_utilisation", el),
+                              fmt::format("fraction of time {}'s off-ramp moves data", el))});
+  }
+  stats_.derived("peak_bandwidth_GBps", "GB/s", "128 B per command x one command per bus cycle",
                  [this] { return peak_bytes_per_second() / 1e9; });
+  stats_.derived("ring_capacity_GBps", "GB/s",
+                 "rings x transfers per ring x ring width x bus clock",
+                 [this] { return ring_capacity_bytes_per_second() / 1e9; });
+}
+
+void Eib::attach(TargetSocket& target, uint64_t base, uint64_t size, const std::string& window_name,
+                 Element element) {
+  Router::attach(target, base, size, window_name);
+  target_at_.push_back(element);
+}
+
+void Eib::end_of_elaboration() {
+  if (master_at_.size() != upstream.size()) {
+    throw std::logic_error(
+        fmt::format("{}: {} masters bound but {} placed on an element (bind "
+                    "masters with Eib::connect)",
+                    name(), upstream.size(), master_at_.size()));
+  }
 }
 
 double Eib::peak_bytes_per_second() const {
-  return static_cast<double>(rings_.size()) * ring_width_ * bus_clock_.hz();
+  return static_cast<double>(kCommandBytes) * bus_clock_.hz();
 }
 
-void Eib::occupy_ring(tlm::tlm_generic_payload& gp, sc_time& delay) {
-  const uint64_t bytes = gp.get_data_length();
-  const uint64_t cycles = (bytes + ring_width_ - 1) / ring_width_;
-  const sc_time hold =
-      cycles < hold_by_cycles_.size() ? hold_by_cycles_[cycles] : bus_clock_.cycles(cycles);
-  const sc_time ready = hs::now() + delay + arbitration_;
-  // The data arbiter grants the ring that can start the transfer soonest.
-  CalendarResource* ring = nullptr;
-  sc_time start;
-  for (auto& r : rings_) {
-    const sc_time s = r.earliest(ready, hold);
-    if (!ring || s < start) {
-      ring = &r;
-      start = s;
-      if (s == ready) break;  // no ring can do better than starting at once
+double Eib::ring_capacity_bytes_per_second() const {
+  return static_cast<double>(arbiter_->rings()) * transfers_per_ring_ * ring_width_ *
+         bus_clock_.hz();
+}
+
+uint64_t Eib::cycle_at_or_after(const sc_time& t) const {
+  // Picoseconds in a double are exact far beyond any run; the nudge absorbs the rounding of
+  // a time that sits on an edge.
+  const double c = std::ceil(t.to_seconds() * bus_clock_.hz() - 1e-6);
+  return c > 0 ? static_cast<uint64_t>(c) : 0;
+}
+
+uint64_t Eib::command_phase(uint64_t ready, uint64_t bytes) {
+  const uint64_t commands = command_count(bytes);
+  uint64_t first = 0, slot = ready;
+  for (uint64_t i = 0; i < commands; ++i) {
+    slot = arbiter_->grant_command(i ? slot + 1 : slot);
+    if (i == 0) first = slot;
+    command_busy_.add(bus_clock_.cycles(slot), bus_clock_.cycles(slot + 1));
+  }
+  commands_ += commands;
+  return first + arbitration_cycles_;
+}
+
+uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t bytes,
+                         bool with_commands) {
+  const uint64_t commands = command_count(bytes);
+  const auto on = static_cast<size_t>(position(from)), off = static_cast<size_t>(position(to));
+  uint64_t arrives = ready;
+  for (uint64_t i = 0; i < commands; ++i) {
+    const uint64_t len = std::min(kCommandBytes, bytes - i * kCommandBytes);
+    const auto cycles =
+        static_cast<uint32_t>(std::max<uint64_t>(1, (len + ring_width_ - 1) / ring_width_));
+    uint64_t start = ready;
+    if (with_commands) {
+      // A write's data follows each of its commands through the command phase.
+      const uint64_t slot = arbiter_->grant_command(ready);
+      start = slot + arbitration_cycles_;
+      ready = slot + 1;
+      ++commands_;
+      command_busy_.add(bus_clock_.cycles(slot), bus_clock_.cycles(slot + 1));
+    }
+    const DataGrant g = arbiter_->grant_data(from, to, start, cycles);
+    arrives = std::max(arrives, g.start + cycles + static_cast<uint64_t>(g.path.hops));
+    const sc_time& held = time_by_cycles_[cycles];
+    const sc_time leaves = bus_clock_.cycles(g.start);
+    const sc_time lands = bus_clock_.cycles(g.start + static_cast<uint64_t>(g.path.hops));
+    bytes_ += len;
+    on_ramp_stats_[on].bytes += len;
+    on_ramp_stats_[on].busy.add(leaves, leaves + held);
+    off_ramp_stats_[off].bytes += len;
+    off_ramp_stats_[off].busy.add(lands, lands + held);
+    if (g.ring >= 0) {
+      RingStats& r = ring_stats_[static_cast<size_t>(g.ring)];
+      r.bytes += len;
+      ++r.transfers;
+      // Utilisation counts segment-cycles: the share of the ring this transfer holds.
+      const sc_time on_ring = bus_clock_.cycles(cycles + static_cast<uint64_t>(g.path.hops) - 1);
+      const sc_time share = on_ring * (static_cast<double>(g.path.hops) / kEibElements);
+      r.busy.add(leaves, leaves + share);
+      ring_busy_.add(leaves, leaves + share / static_cast<double>(ring_stats_.size()));
     }
   }
-  ring->book(start, hold);
-  delay = start + hold - hs::now();
-  bytes_ += bytes;
-  // Utilisation is reported per ring: each ring contributes 1/rings of its busy time.
-  ring_busy_.add(hold / static_cast<double>(rings_.size()));
+  return arrives;
 }
 
-void Eib::before_target(tlm::tlm_generic_payload& gp, sc_time& delay) {
-  if (gp.is_write()) occupy_ring(gp, delay);
+void Eib::before_target(const Route& route, tlm::tlm_generic_payload& gp, sc_time& delay) {
+  const sc_time now = hs::now();
+  // Every booking from now on starts at or after now's cycle (initiators only run ahead).
+  arbiter_->retire_before(bus_clock_.cycle_at(now));
+  const uint64_t bytes = gp.get_data_length();
+  const uint64_t ready = cycle_at_or_after(now + delay);
+  // A read reaches its target once its first command is through the command phase; its data
+  // moves after the target answered (after_target).
+  const uint64_t done =
+      gp.is_write() ? data_phase(master_at_[static_cast<size_t>(route.from)],
+                                 target_at_[static_cast<size_t>(route.to)], ready, bytes, true)
+                    : command_phase(ready, bytes);
+  delay = bus_clock_.cycles(done) - now;
 }
 
-void Eib::after_target(tlm::tlm_generic_payload& gp, sc_time& delay) {
-  if (gp.is_read() && gp.is_response_ok()) occupy_ring(gp, delay);
+void Eib::after_target(const Route& route, tlm::tlm_generic_payload& gp, sc_time& delay) {
+  if (!gp.is_read() || !gp.is_response_ok()) return;
+  const sc_time now = hs::now();
+  const uint64_t done = data_phase(target_at_[static_cast<size_t>(route.to)],
+                                   master_at_[static_cast<size_t>(route.from)],
+                                   cycle_at_or_after(now + delay), gp.get_data_length(), false);
+  delay = bus_clock_.cycles(done) - now;
 }
 
 }  // namespace hs::cell

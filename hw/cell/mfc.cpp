@@ -5,6 +5,7 @@
 #include "hw/hybrid/address_map.h"
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
+#include "tlm/kernel/worker_stack.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/trace/signal_trace.h"
@@ -16,14 +17,6 @@ namespace mfc = hybrid::amap::mfc;
 using sc_core::sc_time;
 
 constexpr uint32_t kEibBlock = 128;  // transfers never cross a 128-byte EA boundary
-// A worker's deepest call chain (EIB, PCIe link, host bus, memory) needs a few KiB; a small
-// stack keeps dozens of workers cache- and TLB-friendly (the kernel default is 64 KiB).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr std::size_t kWorkerStack = 256 * 1024;  // AddressSanitizer's redzones grow every frame
-#else
-constexpr std::size_t kWorkerStack = 32 * 1024;
-#endif
-
 Mfc::Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes)
     : sc_module(name),
       ea_port("ea_port"),
@@ -178,6 +171,7 @@ void Mfc::worker(tlm::tlm_generic_payload& gp) {
     }
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     ++transfers_done_;
+    for (const auto& w : transfer_watches_) w(t.len, hs::now());
     if (--c.transfers_left == 0) complete(c);
   }
 }
@@ -185,6 +179,7 @@ void Mfc::worker(tlm::tlm_generic_payload& gp) {
 void Mfc::complete(Command& c) {
   const sc_time now = hs::now();
   command_latency_.sample((now - c.issued).to_seconds() * 1e9);
+  for (const auto& w : command_watches_) w(c.issued, now);
   TransactionTrace::instance().async_span(track_, c.opcode == mfc::kCmdGet ? "GET" : "PUT", c.id,
                                           c.issued, now);
   const uint32_t tag = c.tag;

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <memory>
 #include <systemc>
@@ -30,6 +31,14 @@ class Mfc : public sc_core::sc_module {
 
   Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes);
   RegisterFile& registers() { return regs_; }
+
+  // Progress observers (a workload measuring its steady state): a transfer's bytes once its
+  // data has landed; a command's enqueue and completion times once its last transfer has.
+  using TransferWatch = std::function<void(uint32_t bytes, const sc_core::sc_time& at)>;
+  using CommandWatch =
+      std::function<void(const sc_core::sc_time& issued, const sc_core::sc_time& done)>;
+  void watch_transfers(TransferWatch w) { transfer_watches_.push_back(std::move(w)); }
+  void watch_commands(CommandWatch w) { command_watches_.push_back(std::move(w)); }
 
  private:
   struct Command {
@@ -66,6 +75,8 @@ class Mfc : public sc_core::sc_module {
   sc_core::sc_event transfer_ready_;
   std::array<uint32_t, 32> tag_outstanding_{};
   std::vector<std::unique_ptr<TaggedPayload<InitiatorExt>>> worker_payloads_;
+  std::vector<TransferWatch> transfer_watches_;
+  std::vector<CommandWatch> command_watches_;
 
   StatGroup stats_;
   Counter& gets_;

@@ -31,24 +31,26 @@ HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
     next_core += static_cast<int>(acc->cores().size());
     // A link of either fabric: its host side is a window onto the accelerator in the host's
     // map and a master on the host bus; its accelerator side the same, the other way round.
-    auto connect = [&](auto& link, uint64_t acc_window, uint64_t host_window,
-                       const std::string& fabric, int l) {
+    using Fabric = cell::CellAccelerator::HostFabric;
+    auto connect = [&](auto& link, uint64_t acc_window, uint64_t host_window, Fabric fabric,
+                       int l) {
+      const char* f = fabric == Fabric::Pcie ? "pcie" : "eth";
       host->bus->attach(link.a_in, acc_window, amap::kAccWindowSize,
-                        fmt::format("acc{}.{}{}", a, fabric, l));
+                        fmt::format("acc{}.{}{}", a, f, l));
       link.a_out.bind(host->bus->upstream);
-      acc->attach_host_window(link.b_in, host_window, amap::kHostWindowSize,
-                              fmt::format("host.{}{}", fabric, l));
-      link.b_out.bind(acc->eib->upstream);
+      acc->attach_host_link(link.b_in, link.b_out, host_window, amap::kHostWindowSize,
+                            fmt::format("host.{}{}", f, l), fabric);
     };
     for (int l = 0; l < pcie_per_acc; ++l) {
       const int k = a * pcie_per_acc + l;
       pcie_.push_back(std::make_unique<pcie::PcieLink>(fmt::format("pcie{}", k).c_str(), k));
-      connect(*pcie_.back(), amap::acc_via_pcie(a, l), amap::host_via_pcie(l), "pcie", l);
+      connect(*pcie_.back(), amap::acc_via_pcie(a, l), amap::host_via_pcie(l), Fabric::Pcie, l);
     }
     for (int l = 0; l < eth_per_acc; ++l) {
       const int k = a * eth_per_acc + l;
       eth_.push_back(std::make_unique<ethernet::EthernetLink>(fmt::format("eth{}", k).c_str(), k));
-      connect(*eth_.back(), amap::acc_via_ethernet(a, l), amap::host_via_ethernet(l), "eth", l);
+      connect(*eth_.back(), amap::acc_via_ethernet(a, l), amap::host_via_ethernet(l),
+              Fabric::Ethernet, l);
     }
     accelerators.push_back(std::move(acc));
   }

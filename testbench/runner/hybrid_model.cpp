@@ -18,9 +18,13 @@ namespace {
 using Installer = std::function<void(HybridModel&, uint64_t)>;
 const std::map<std::string, Installer>& hybrid_workloads() {
   static const std::map<std::string, Installer> w = {
-      {"dma_transfers", install_dma_transfers},         {"hybrid_demo", install_hybrid_demo},
-      {"mirrored_counters", install_mirrored_counters}, {"pcie_stream", install_pcie_stream},
-      {"pin_dma_unpin", install_pin_dma_unpin},         {"slmpm_messages", install_slmpm_messages}};
+      {"cell_dma", install_cell_dma},
+      {"dma_transfers", install_dma_transfers},
+      {"hybrid_demo", install_hybrid_demo},
+      {"mirrored_counters", install_mirrored_counters},
+      {"pcie_stream", install_pcie_stream},
+      {"pin_dma_unpin", install_pin_dma_unpin},
+      {"slmpm_messages", install_slmpm_messages}};
   return w;
 }
 

@@ -34,6 +34,7 @@ void require_slmpm_regions(const HybridModel& m, int accelerators);
 // what the workload places in them, throw InputError.
 void install_hybrid_demo(HybridModel& m, uint64_t seed);
 void install_pcie_stream(HybridModel& m, uint64_t seed);
+void install_cell_dma(HybridModel& m, uint64_t seed);
 void install_mirrored_counters(HybridModel& m, uint64_t seed);
 void install_pin_dma_unpin(HybridModel& m, uint64_t seed);
 void install_dma_transfers(HybridModel& m, uint64_t seed);

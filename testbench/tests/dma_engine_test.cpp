@@ -72,8 +72,8 @@ TEST(DmaEngine, PutToHostRunsAtPostedWriteLineRate) {
   EXPECT_EQ(out, data);
   const auto& c = node->pcie(0, 0).config();
   const double line = kBytes * double(c.mps + 20) / c.mps / c.bytes_per_second();
-  // Measured 1.3% over the wire time: each 4 KiB chunk crosses the EIB store-and-forward
-  // (160 ns on a ring) after the DRAM read, slightly longer than the four TLPs the transmit
+  // Measured 1.4% over the wire time: each 4 KiB chunk crosses the EIB store-and-forward
+  // (160 ns through IOIF0's ramps) after the DRAM read, slightly longer than the four TLPs the transmit
   // buffer holds, so the wire idles ~28 ns per chunk.
   EXPECT_NEAR(took.to_seconds() / line, 1.0, 0.02) << took;
   EXPECT_EQ(node->pcie(0, 0).tlps(1, TlpKind::MWr), kBytes / c.mps);

@@ -29,13 +29,13 @@ void Router::attach(TargetSocket& target, uint64_t base, uint64_t size,
   decoder_.add({base, size, ports_++, translate, window_name});
 }
 
-void Router::before_target(tlm::tlm_generic_payload&, sc_time& delay) {
+void Router::before_target(const Route&, tlm::tlm_generic_payload&, sc_time& delay) {
   delay += hop_latency_;
 }
 
-void Router::after_target(tlm::tlm_generic_payload&, sc_time&) {}
+void Router::after_target(const Route&, tlm::tlm_generic_payload&, sc_time&) {}
 
-void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
+void Router::b_transport(int port, tlm::tlm_generic_payload& gp, sc_time& delay) {
   const uint64_t addr = gp.get_address();
   const AddressWindow* w = decoder_.find(addr, gp.get_data_length());
   if (!w) {
@@ -44,11 +44,12 @@ void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     return;
   }
   ++transactions_;
-  before_target(gp, delay);
+  const Route route{port, w->port};
+  before_target(route, gp, delay);
   if (w->translate) gp.set_address(addr - w->base);
   downstream[w->port]->b_transport(gp, delay);
   gp.set_address(addr);
-  after_target(gp, delay);
+  after_target(route, gp, delay);
 }
 
 unsigned int Router::transport_dbg(int, tlm::tlm_generic_payload& gp) {

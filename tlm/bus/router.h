@@ -30,9 +30,18 @@ class Router : public sc_core::sc_module {
   const AddressDecoder& decoder() const { return decoder_; }
 
  protected:
+  // Which way an access goes: the upstream port it came in by (masters are numbered in the
+  // order they bound `upstream`) and the downstream port it leaves by (targets in the order
+  // they were attached).
+  struct Route {
+    int from;
+    int to;
+  };
   // Timing hooks around the forwarded access; `delay` is the initiator's annotated delay.
-  virtual void before_target(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  virtual void after_target(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  virtual void before_target(const Route& route, tlm::tlm_generic_payload& gp,
+                             sc_core::sc_time& delay);
+  virtual void after_target(const Route& route, tlm::tlm_generic_payload& gp,
+                            sc_core::sc_time& delay);
 
   StatGroup stats_;
 

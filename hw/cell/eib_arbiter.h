@@ -1,0 +1,109 @@
+// The EIB's command bus and data arbiter, in bus cycles: who may use which ring, ramp and
+// command slot when. Pure bookkeeping (no SystemC time), so it is tested cycle by cycle.
+//
+// Rules:
+// - Command bus: one command per bus cycle; a command is granted the first free cycle at or
+//   after it is ready.
+// - Data phase of one command (at most 128 B, `cycles` bus cycles of 16 B) starting at cycle
+//   t over `hops` hops: it needs the source element's on-ramp for [t, t + cycles), the
+//   destination element's off-ramp as the data arrives, [t + hops, t + hops + cycles), and one
+//   ring running the transfer's way round on which every segment of its path is free, and
+//   fewer than `transfers_per_ring` transfers are under way, from t until its last 16 bytes
+//   have crossed the last segment, [t, t + cycles + hops - 1). The path is the short way round
+//   (eib_topology.h); at exactly 6 hops rings of both directions qualify. A transfer between
+//   two ports of one element (0 hops) needs its ramps and no ring.
+// - The arbiter grants the earliest cycle at or after the transfer is ready at which all of
+//   that holds: a transfer whose ramps or every qualifying ring are taken waits for the
+//   earliest cycle when its ramps and the segments along its path on some qualifying ring are
+//   free. Several rings free at that cycle: the RingPolicy chooses.
+// - Rings 0 .. rings/2-1 run clockwise, the rest counter-clockwise.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/cell/eib_topology.h"
+#include "tlm/timing/cycle_table.h"
+
+namespace hs::cell {
+
+constexpr int kEibMaxRings = 8;
+
+// What is booked in one bus cycle.
+struct EibCycle {
+  std::array<uint16_t, kEibMaxRings> segments{};  // bit i: segment i of the ring carries data
+  std::array<uint8_t, kEibMaxRings> transfers{};  // transfers on the ring
+  uint16_t on_ramps = 0;                          // bit p: element p's on-ramp is busy
+  uint16_t off_ramps = 0;                         // bit p: element p's off-ramp is busy
+  bool command = false;                           // the command bus took a command
+};
+
+// Which ring a transfer gets when several can start it at its earliest cycle.
+class RingPolicy {
+ public:
+  virtual ~RingPolicy() = default;
+  virtual const char* name() const = 0;
+  // `fitting`: bit r set if ring r can carry the transfer; at least one is set.
+  virtual int pick(uint32_t fitting) = 0;
+};
+
+// The lowest-numbered ring: transfers pack onto the first rings, leaving the last ones free.
+class LowestRingPolicy : public RingPolicy {
+ public:
+  const char* name() const override { return "lowest"; }
+  int pick(uint32_t fitting) override;
+};
+
+// Rings in turn: the first fitting ring after the one granted last, spreading the load.
+class RoundRobinRingPolicy : public RingPolicy {
+ public:
+  const char* name() const override { return "round_robin"; }
+  int pick(uint32_t fitting) override;
+
+ private:
+  int next_ = 0;
+};
+
+// "lowest" or "round_robin" (the names the EIB's ring_policy parameter accepts).
+std::unique_ptr<RingPolicy> make_ring_policy(const std::string& name);
+
+struct DataGrant {
+  uint64_t start = 0;  // first bus cycle of the data phase
+  int ring = -1;       // -1: 0 hops, no ring
+  EibPath path;
+};
+
+class EibArbiter {
+ public:
+  EibArbiter(int rings, int transfers_per_ring, std::unique_ptr<RingPolicy> policy);
+
+  int rings() const { return rings_; }
+  bool clockwise(int ring) const { return ring < rings_ / 2; }
+  const RingPolicy& policy() const { return *policy_; }
+
+  // Nothing will be asked about cycles before `cycle` again.
+  void retire_before(uint64_t cycle) { table_.retire_before(cycle); }
+
+  // Books the command bus in the first free cycle >= ready; returns that cycle.
+  uint64_t grant_command(uint64_t ready);
+  // Books a data phase of `cycles` bus cycles from `from` to `to` (the rules above).
+  DataGrant grant_data(Element from, Element to, uint64_t ready, uint32_t cycles);
+
+  const EibCycle& booked(uint64_t cycle) const { return table_.get(cycle); }
+
+ private:
+  // Whether the on-ramp is busy in [t, t + cycles) or the off-ramp in the same cycles `hops`
+  // later; `clash` is the last start cycle that collides.
+  bool ramp_clash(uint16_t on_bit, uint16_t off_bit, uint64_t t, uint32_t cycles, int hops,
+                  uint64_t& clash) const;
+  bool ring_fits(int ring, uint16_t segments, uint64_t t, uint32_t cycles) const;
+
+  int rings_;
+  uint8_t per_ring_;
+  std::unique_ptr<RingPolicy> policy_;
+  CycleTable<EibCycle> table_;
+};
+
+}  // namespace hs::cell
