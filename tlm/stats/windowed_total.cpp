@@ -2,24 +2,22 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cmath>
 
 #include "tlm/common/errors.h"
 #include "tlm/kernel/now.h"
 
 namespace hs {
 
-void WindowedTotal::add_ps(uint64_t start_ps, uint64_t end_ps, uint64_t amount) {
-  total_ += amount;
-  kept_.push_back({start_ps, end_ps, amount});
-  if (kept_.size() >= settle_when_) settle(hs::now().value());
-}
-
-void WindowedTotal::settle(uint64_t now_ps) {
+void WindowedTotal::settle() {
+  const uint64_t now_ps = hs::now().value();
   // Intervals over by now lie inside every window a later report can take.
   auto running = std::partition(kept_.begin(), kept_.end(),
                                 [now_ps](const Interval& iv) { return iv.end_ps <= now_ps; });
-  for (auto it = kept_.begin(); it != running; ++it) settled_ += it->amount;
-  settled_intervals_ += static_cast<uint64_t>(running - kept_.begin());
+  for (auto it = kept_.begin(); it != running; ++it) {
+    settled_ += it->amount;
+    settled_intervals_ += it->count;
+  }
   kept_.erase(kept_.begin(), running);
   settled_at_ps_ = std::max(settled_at_ps_, now_ps);
   // Twice what is left: the next settlement is paid for by at least as many adds.
@@ -55,9 +53,18 @@ double WindowedTotal::within(const sc_core::sc_time& t) const {
 uint64_t WindowedTotal::intervals_within(const sc_core::sc_time& t) const {
   refuse_before_settled(t);
   const uint64_t t_ps = t.value();
-  return settled_intervals_ + static_cast<uint64_t>(std::count_if(
-                                  kept_.begin(), kept_.end(),
-                                  [t_ps](const Interval& iv) { return iv.start_ps <= t_ps; }));
+  uint64_t n = settled_intervals_;
+  for (const Interval& iv : kept_) {
+    if (iv.end_ps <= t_ps || iv.count == 1) {
+      n += iv.start_ps <= t_ps ? iv.count : 0;
+    } else if (iv.start_ps <= t_ps) {
+      // Merged back-to-back intervals: those begun by t, assuming them evenly spread.
+      const double share =
+          static_cast<double>(t_ps - iv.start_ps) / static_cast<double>(iv.end_ps - iv.start_ps);
+      n += static_cast<uint64_t>(std::ceil(share * static_cast<double>(iv.count)));
+    }
+  }
+  return n;
 }
 
 }  // namespace hs

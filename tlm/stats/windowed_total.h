@@ -11,7 +11,11 @@
 // - intervals may arrive in any order (a calendar books gaps before later bookings) and may
 //   overlap; overlap is counted twice, which is what the physical-limit checks look for.
 //
-// Cost: add() is O(1) amortised. Intervals still running are kept; those that ended by the
+// Cost: add() is O(1) amortised, and an interval that begins where the last one ended (a
+// wire or port kept busy back to back) merges into it, so a saturated resource keeps one
+// growing interval rather than one per transfer: its share inside a window is then prorated
+// over the merged span, which is exact for busy time and within one transfer's amount for
+// bytes. Intervals still running are kept; those that ended by the
 // current simulated time are folded into one total whenever the kept list has doubled, so each
 // interval is examined a bounded number of times. A window's total costs O(intervals kept).
 #pragma once
@@ -27,7 +31,18 @@ class WindowedTotal {
   void add(const sc_core::sc_time& start, const sc_core::sc_time& end, uint64_t amount) {
     add_ps(start.value(), end.value(), amount);
   }
-  void add_ps(uint64_t start_ps, uint64_t end_ps, uint64_t amount);
+  void add_ps(uint64_t start_ps, uint64_t end_ps, uint64_t amount) {
+    total_ += amount;
+    if (!kept_.empty() && kept_.back().end_ps == start_ps && start_ps < end_ps) {
+      Interval& last = kept_.back();
+      last.end_ps = end_ps;
+      last.amount += amount;
+      ++last.count;
+      return;
+    }
+    kept_.push_back({start_ps, end_ps, amount, 1});
+    if (kept_.size() >= settle_when_) settle();
+  }
 
   // The amount delivered within [0, t].
   double within(const sc_core::sc_time& t) const;
@@ -38,9 +53,9 @@ class WindowedTotal {
 
  private:
   struct Interval {
-    uint64_t start_ps, end_ps, amount;
+    uint64_t start_ps, end_ps, amount, count;  // count: intervals merged into this one
   };
-  void settle(uint64_t now_ps);
+  void settle();  // folds in the intervals over by the current simulated time
   void refuse_before_settled(const sc_core::sc_time& t) const;
 
   uint64_t total_ = 0;
