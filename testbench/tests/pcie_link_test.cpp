@@ -298,6 +298,21 @@ TEST(PcieLink, DataArrivesIntactInBothDirections) {
   EXPECT_EQ(out, back);
 }
 
+// Runs `init_a`'s script across `link` into `far` (side B's fabric), with side B idle and a
+// recording memory behind side A; fails the test on any checker violation.
+template <class FarSocket>
+void run_one_way(PcieLink& link, ScriptedInitiator& init_a, FarSocket& far) {
+  ScriptedInitiator init_b("init_b", [](ScriptedInitiator&) {});
+  RecordingMemory mem_a("mem_a", sc_time(kMemLatencyNs, SC_NS));
+  init_a.socket.bind(link.a_in);
+  init_b.socket.bind(link.b_in);
+  link.b_out.bind(far);
+  link.a_out.bind(mem_a.socket);
+  ParamRegistry::instance().finalize();
+  sc_core::sc_start();
+  for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
+}
+
 // A receiver's memory port ten times slower than the link: the receiver takes each TLP when
 // its port has moved the data, so credits come back at the port's pace and the sender's
 // PUT stream runs at the receiver's rate, with every posted credit held.
@@ -313,16 +328,8 @@ TEST(PcieLink, SlowReceiverThrottlesPostedWritesThroughCredits) {
       done.push_back(sc_core::sc_time_stamp());
     }
   });
-  ScriptedInitiator init_b("init_b", [](ScriptedInitiator&) {});
   Memory slow("slow", {1 << 24, kMemLatencyNs, 0.2, 1ull << 30});  // 0.2 GB/s port
-  RecordingMemory mem_a("mem_a", sc_time(kMemLatencyNs, SC_NS));
-  init_a.socket.bind(link.a_in);
-  init_b.socket.bind(link.b_in);
-  link.b_out.bind(slow.socket);
-  link.a_out.bind(mem_a.socket);
-  ParamRegistry::instance().finalize();
-  sc_core::sc_start();
-  for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
+  run_one_way(link, init_a, slow.socket);
   ASSERT_EQ(done.size(), static_cast<size_t>(kChunks));
   // Steady state: once the 64 posted credits (16 KiB) are all held, from chunk 16 on.
   const double rate =
@@ -351,16 +358,8 @@ TEST(PcieLink, ReceiverMayWaitWhileTakingATlp) {
   std::vector<uint8_t> buf(512, 1);
   PcieLink link("pcie0", 0);
   ScriptedInitiator init_a("init_a", [&](ScriptedInitiator& i) { i.write(0, buf.data(), 512); });
-  ScriptedInitiator init_b("init_b", [](ScriptedInitiator&) {});
   WaitingTarget target("target");
-  RecordingMemory mem_a("mem_a", sc_time(kMemLatencyNs, SC_NS));
-  init_a.socket.bind(link.a_in);
-  init_b.socket.bind(link.b_in);
-  link.b_out.bind(target.socket);
-  link.a_out.bind(mem_a.socket);
-  ParamRegistry::instance().finalize();
-  sc_core::sc_start();
-  for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
+  run_one_way(link, init_a, target.socket);
   ASSERT_EQ(target.taken.size(), 2u);  // two 256-byte TLPs
   // The second TLP arrived while the first was being taken: it waits behind it.
   EXPECT_EQ(target.taken[1] - target.taken[0], sc_time(1, sc_core::SC_US));

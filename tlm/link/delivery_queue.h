@@ -13,15 +13,14 @@
 //   flow-control credits from that time. The queue itself holds no timing: the taker owns it.
 // - A receiver that is idle holds no thread.
 #pragma once
-#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <systemc>
 #include <utility>
-#include <vector>
 
 #include "tlm/kernel/now.h"
 #include "tlm/link/delivery_workers.h"
+#include "tlm/timing/timed_ring.h"
 
 namespace hs {
 
@@ -33,47 +32,32 @@ class DeliveryQueue : private DeliveryJob {
   explicit DeliveryQueue(Taker take) : take_(std::move(take)) {}
 
   void push(const sc_core::sc_time& arrival, T item) {
-    if (arrival < hs::now() || (count_ > 0 && arrival < slot(count_ - 1).first)) {
-      throw std::logic_error("DeliveryQueue: arrivals out of order");
-    }
-    if (count_ == ring_.size()) grow();
-    slot(count_++) = {arrival, std::move(item)};
+    if (arrival < hs::now()) throw std::logic_error("DeliveryQueue: an arrival in the past");
+    items_.push(arrival, std::move(item));
     if (!serving_) {
       serving_ = true;
       DeliveryWorkers::instance().start(*this);
     }
   }
 
-  size_t size() const { return count_; }
-  bool empty() const { return count_ == 0; }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
 
  private:
   // Serves the queue until it is empty: waits for each item's arrival, then takes it. Items
   // pushed meanwhile (by the link, or by the taker itself) are served in the same visit.
   void serve() override {
-    while (count_ > 0) {
-      const sc_core::sc_time at = slot(0).first;
+    while (!items_.empty()) {
+      const sc_core::sc_time at = items_.front_time();
       if (at > hs::now()) sc_core::wait(at - hs::now());
-      T item = std::move(slot(0).second);
-      head_ = (head_ + 1) & (ring_.size() - 1);
-      --count_;
+      T item = items_.pop();
       take_(item);
     }
     serving_ = false;
   }
 
-  // A ring buffer that only grows (its size a power of two): steady streams allocate nothing.
-  std::pair<sc_core::sc_time, T>& slot(size_t i) { return ring_[(head_ + i) & (ring_.size() - 1)]; }
-  void grow() {
-    std::vector<std::pair<sc_core::sc_time, T>> bigger(std::max<size_t>(16, ring_.size() * 2));
-    for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(slot(i));
-    ring_.swap(bigger);
-    head_ = 0;
-  }
-
   Taker take_;
-  std::vector<std::pair<sc_core::sc_time, T>> ring_;
-  size_t head_ = 0, count_ = 0;
+  TimedRing<T> items_;
   bool serving_ = false;
 };
 
