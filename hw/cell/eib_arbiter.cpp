@@ -5,6 +5,26 @@
 
 namespace hs::cell {
 
+namespace {
+
+// Every element pair's path each way round, [from][to][clockwise].
+using PathTable = std::array<std::array<std::array<EibPath, 2>, kEibElements>, kEibElements>;
+constexpr PathTable make_paths() {
+  PathTable t{};
+  for (int f = 0; f < kEibElements; ++f) {
+    for (int e = 0; e < kEibElements; ++e) {
+      for (int cw = 0; cw < 2; ++cw) {
+        t[static_cast<size_t>(f)][static_cast<size_t>(e)][static_cast<size_t>(cw)] =
+            path(static_cast<Element>(f), static_cast<Element>(e), cw == 1);
+      }
+    }
+  }
+  return t;
+}
+constexpr PathTable kPaths = make_paths();
+
+}  // namespace
+
 int LowestRingPolicy::pick(uint32_t fitting) {
   return __builtin_ctz(fitting);
 }
@@ -62,6 +82,7 @@ void EibArbiter::retire_before(uint64_t cycle) {
 
 uint64_t EibArbiter::ring_next(const Ring& ring, uint16_t segments, uint64_t t,
                                uint32_t held) const {
+  if (ring.last_end <= t) return t;  // nothing booked from t on
   const std::vector<RingTransfer>& v = ring.transfers;
   // [lo, hi): every transfer that may overlap [t, t + held), in order of start.
   const auto lo = static_cast<size_t>(
@@ -101,11 +122,15 @@ void EibArbiter::book_ring(Ring& ring, uint16_t segments, uint64_t start, uint64
   while (i > ring.head && v[i - 1].start > start) --i;
   v.insert(v.begin() + static_cast<std::ptrdiff_t>(i), RingTransfer{start, end, segments});
   longest_hold_ = std::max(longest_hold_, end - start);
+  ring.last_end = std::max(ring.last_end, end);
 }
 
 DataGrant EibArbiter::grant_data(Element from, Element to, uint64_t ready, uint32_t cycles) {
   const int cw_hops = clockwise_hops(from, to);
-  const EibPath cw = path(from, to, true), ccw = path(from, to, false);
+  const EibPath& cw =
+      kPaths[static_cast<size_t>(position(from))][static_cast<size_t>(position(to))][1];
+  const EibPath& ccw =
+      kPaths[static_cast<size_t>(position(from))][static_cast<size_t>(position(to))][0];
   const int hops = std::min(cw.hops, ccw.hops);
   // Rings that run a short way round.
   const uint32_t cw_rings = (1u << (rings_ / 2)) - 1;

@@ -111,7 +111,8 @@ class EibArbiter {
   // One ring's transfers, in order of start (ties: in order of booking).
   struct Ring {
     std::vector<RingTransfer> transfers;
-    size_t head = 0;  // transfers before it are over
+    size_t head = 0;        // transfers before it are over
+    uint64_t last_end = 0;  // the latest end booked: from there on the ring is free
   };
 
   // `t` if ring r can carry `segments` over [t, t + held); otherwise a later cycle before

@@ -18,6 +18,7 @@ class SpanSet {
  public:
   // The first cycle t >= from with [t, t + len) free.
   uint64_t first_free(uint64_t from, uint64_t len) const {
+    if (spans_.size() == head_ || spans_.back().end <= from) return from;  // nothing ahead
     uint64_t t = from;
     for (size_t i = first_ending_after(from); i < spans_.size() && spans_[i].start < t + len; ++i) {
       t = spans_[i].end;  // the spans are in order: the next one starts after this end
@@ -32,6 +33,15 @@ class SpanSet {
 
   // Marks [start, end) busy; every cycle of it must be free.
   void book(uint64_t start, uint64_t end) {
+    // Bookings mostly come in order: at or after the last span.
+    if (spans_.size() > head_ && spans_.back().end <= start) {
+      if (spans_.back().end == start) {
+        spans_.back().end = end;
+      } else {
+        spans_.push_back(Span{start, end});
+      }
+      return;
+    }
     size_t i = first_ending_after(start);  // spans before i end at or before start
     const bool join_prev = i > head_ && spans_[i - 1].end == start;
     const bool join_next = i < spans_.size() && spans_[i].start == end;
