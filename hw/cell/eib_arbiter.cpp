@@ -59,6 +59,8 @@ uint64_t EibArbiter::grant_command(uint64_t ready) {
 }
 
 void EibArbiter::retire_before(uint64_t cycle) {
+  if (cycle <= retired_) return;  // many accesses arrive in one cycle: one pass does
+  retired_ = cycle;
   command_.retire_before(cycle);
   for (int e = 0; e < kEibElements; ++e) {
     on_ramp_[static_cast<size_t>(e)].retire_before(cycle);

@@ -126,6 +126,7 @@ class EibArbiter {
   SpanSet command_;
   std::array<SpanSet, kEibElements> on_ramp_, off_ramp_;  // by element position
   std::array<Ring, kEibMaxRings> ring_;
+  uint64_t retired_ = 0;       // the latest retire_before
   uint64_t longest_hold_ = 0;  // the longest [start, end) booked on any ring
 };
 
