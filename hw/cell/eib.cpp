@@ -51,6 +51,34 @@ class BusyRun {
   sc_time start_, end_;
 };
 
+// The command-bus cycles of one access, handed on as runs of consecutive cycles: converted to
+// time once per run rather than twice per command (the parts' lengths add up to the run's).
+class CommandRun {
+ public:
+  CommandRun(BusyTime& busy, const Clock& clock) : busy_(busy), clock_(clock) {}
+  CommandRun(const CommandRun&) = delete;
+  CommandRun& operator=(const CommandRun&) = delete;
+  ~CommandRun() { flush(); }
+  void add(uint64_t slot) {
+    if (end_ == slot && end_ > start_) {
+      ++end_;
+      return;
+    }
+    flush();
+    start_ = slot;
+    end_ = slot + 1;
+  }
+
+ private:
+  void flush() {
+    if (end_ > start_) busy_.add(clock_.cycles(start_), clock_.cycles(end_));
+    start_ = end_ = 0;
+  }
+  BusyTime& busy_;
+  const Clock& clock_;
+  uint64_t start_ = 0, end_ = 0;  // [start_, end_): empty when equal
+};
+
 }  // namespace
 
 Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
@@ -159,11 +187,11 @@ uint64_t Eib::cycle_at_or_after(const sc_time& t) const {
 uint64_t Eib::command_phase(uint64_t ready, uint64_t bytes) {
   const uint64_t commands = command_count(bytes);
   uint64_t first = 0, slot = ready;
-  BusyRun command_busy(command_busy_);
+  CommandRun command_busy(command_busy_, bus_clock_);
   for (uint64_t i = 0; i < commands; ++i) {
     slot = arbiter_->grant_command(i ? slot + 1 : slot);
     if (i == 0) first = slot;
-    command_busy.add(bus_clock_.cycles(slot), bus_clock_.cycles(slot + 1));
+    command_busy.add(slot);
   }
   commands_ += commands;
   return first + arbitration_cycles_;
@@ -174,8 +202,8 @@ uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t byte
   const uint64_t commands = command_count(bytes);
   const auto on = static_cast<size_t>(position(from)), off = static_cast<size_t>(position(to));
   uint64_t arrives = ready;
-  BusyRun command_busy(command_busy_), on_busy(on_ramp_stats_[on].busy),
-      off_busy(off_ramp_stats_[off].busy);
+  CommandRun command_busy(command_busy_, bus_clock_);
+  BusyRun on_busy(on_ramp_stats_[on].busy), off_busy(off_ramp_stats_[off].busy);
   for (uint64_t i = 0; i < commands; ++i) {
     const uint64_t len = std::min(kCommandBytes, bytes - i * kCommandBytes);
     const auto cycles =
@@ -187,7 +215,7 @@ uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t byte
       start = slot + arbitration_cycles_;
       ready = slot + 1;
       ++commands_;
-      command_busy.add(bus_clock_.cycles(slot), bus_clock_.cycles(slot + 1));
+      command_busy.add(slot);
     }
     const DataGrant g = arbiter_->grant_data(from, to, start, cycles);
     arrives = std::max(arrives, g.start + cycles + static_cast<uint64_t>(g.path.hops));
