@@ -21,6 +21,64 @@ uint64_t command_count(uint64_t bytes) {
   return std::max<uint64_t>(1, (bytes + kCommandBytes - 1) / kCommandBytes);
 }
 
+// Busy intervals of one resource within one access, handed on joined where one starts as the
+// last ended: a busy interval counts its length, so the joined one counts exactly as its parts
+// do in every window (whole or in progress), for a fraction of the bookkeeping.
+class BusyRun {
+ public:
+  explicit BusyRun(BusyTime& busy) : busy_(busy) {}
+  BusyRun(const BusyRun&) = delete;
+  BusyRun& operator=(const BusyRun&) = delete;
+  ~BusyRun() { flush(); }
+  void add(const sc_time& start, const sc_time& end) {
+    if (open_ && start == end_) {
+      end_ = end;
+      return;
+    }
+    flush();
+    open_ = true;
+    start_ = start;
+    end_ = end;
+  }
+
+ private:
+  void flush() {
+    if (open_) busy_.add(start_, end_);
+    open_ = false;
+  }
+  BusyTime& busy_;
+  bool open_ = false;
+  sc_time start_, end_;
+};
+
+// The command-bus cycles of one access, handed on as runs of consecutive cycles: converted to
+// time once per run rather than twice per command (the parts' lengths add up to the run's).
+class CommandRun {
+ public:
+  CommandRun(BusyTime& busy, const Clock& clock) : busy_(busy), clock_(clock) {}
+  CommandRun(const CommandRun&) = delete;
+  CommandRun& operator=(const CommandRun&) = delete;
+  ~CommandRun() { flush(); }
+  void add(uint64_t slot) {
+    if (end_ == slot && end_ > start_) {
+      ++end_;
+      return;
+    }
+    flush();
+    start_ = slot;
+    end_ = slot + 1;
+  }
+
+ private:
+  void flush() {
+    if (end_ > start_) busy_.add(clock_.cycles(start_), clock_.cycles(end_));
+    start_ = end_ = 0;
+  }
+  BusyTime& busy_;
+  const Clock& clock_;
+  uint64_t start_ = 0, end_ = 0;  // [start_, end_): empty when equal
+};
+
 }  // namespace
 
 Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
@@ -54,6 +112,16 @@ Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
   arbiter_ = std::make_unique<EibArbiter>(rings, transfers_per_ring_, make_ring_policy(policy));
   time_by_cycles_.resize(kCommandBytes / 8 + 1);  // a command's cycles at the narrowest width
   for (size_t c = 0; c < time_by_cycles_.size(); ++c) time_by_cycles_[c] = bus_clock_.cycles(c);
+  // Each ring's and the rings' mean share of a transfer, by its cycles and hops (computed here
+  // once, as data_phase would each time).
+  ring_share_.resize(time_by_cycles_.size() * (kMaxHops + 1));
+  for (uint64_t c = 1; c < time_by_cycles_.size(); ++c) {
+    for (uint64_t h = 1; h <= kMaxHops; ++h) {
+      const sc_time on_ring = bus_clock_.cycles(c + h - 1);
+      const sc_time share = on_ring * (static_cast<double>(h) / kEibElements);
+      ring_share_[c * (kMaxHops + 1) + h] = {share, share / static_cast<double>(rings)};
+    }
+  }
 
   for (int r = 0; r < rings; ++r) {
     const char* dir = arbiter_->clockwise(r) ? "clockwise" : "counter-clockwise";
@@ -119,10 +187,11 @@ uint64_t Eib::cycle_at_or_after(const sc_time& t) const {
 uint64_t Eib::command_phase(uint64_t ready, uint64_t bytes) {
   const uint64_t commands = command_count(bytes);
   uint64_t first = 0, slot = ready;
+  CommandRun command_busy(command_busy_, bus_clock_);
   for (uint64_t i = 0; i < commands; ++i) {
     slot = arbiter_->grant_command(i ? slot + 1 : slot);
     if (i == 0) first = slot;
-    command_busy_.add(bus_clock_.cycles(slot), bus_clock_.cycles(slot + 1));
+    command_busy.add(slot);
   }
   commands_ += commands;
   return first + arbitration_cycles_;
@@ -133,6 +202,8 @@ uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t byte
   const uint64_t commands = command_count(bytes);
   const auto on = static_cast<size_t>(position(from)), off = static_cast<size_t>(position(to));
   uint64_t arrives = ready;
+  CommandRun command_busy(command_busy_, bus_clock_);
+  BusyRun on_busy(on_ramp_stats_[on].busy), off_busy(off_ramp_stats_[off].busy);
   for (uint64_t i = 0; i < commands; ++i) {
     const uint64_t len = std::min(kCommandBytes, bytes - i * kCommandBytes);
     const auto cycles =
@@ -144,7 +215,7 @@ uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t byte
       start = slot + arbitration_cycles_;
       ready = slot + 1;
       ++commands_;
-      command_busy_.add(bus_clock_.cycles(slot), bus_clock_.cycles(slot + 1));
+      command_busy.add(slot);
     }
     const DataGrant g = arbiter_->grant_data(from, to, start, cycles);
     arrives = std::max(arrives, g.start + cycles + static_cast<uint64_t>(g.path.hops));
@@ -153,18 +224,17 @@ uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t byte
     const sc_time lands = bus_clock_.cycles(g.start + static_cast<uint64_t>(g.path.hops));
     bytes_ += len;
     on_ramp_stats_[on].bytes += len;
-    on_ramp_stats_[on].busy.add(leaves, leaves + held);
+    on_busy.add(leaves, leaves + held);
     off_ramp_stats_[off].bytes += len;
-    off_ramp_stats_[off].busy.add(lands, lands + held);
+    off_busy.add(lands, lands + held);
     if (g.ring >= 0) {
       RingStats& r = ring_stats_[static_cast<size_t>(g.ring)];
       r.bytes += len;
       ++r.transfers;
       // Utilisation counts segment-cycles: the share of the ring this transfer holds.
-      const sc_time on_ring = bus_clock_.cycles(cycles + static_cast<uint64_t>(g.path.hops) - 1);
-      const sc_time share = on_ring * (static_cast<double>(g.path.hops) / kEibElements);
-      r.busy.add(leaves, leaves + share);
-      ring_busy_.add(leaves, leaves + share / static_cast<double>(ring_stats_.size()));
+      const auto& share = ring_share_[cycles * (kMaxHops + 1) + static_cast<uint32_t>(g.path.hops)];
+      r.busy.add(leaves, leaves + share[0]);
+      ring_busy_.add(leaves, leaves + share[1]);
     }
   }
   return arrives;

@@ -23,6 +23,7 @@
 //   element); the command bus 128 B per bus cycle (204.8 GB/s, the EIB's peak); the rings
 //   4 x 3 x 16 B per bus cycle (307.2 GB/s raw) when paths do not overlap, less when they do.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -86,6 +87,9 @@ class Eib : public Router {
   std::vector<Element> master_at_;                // by upstream port
   std::vector<Element> target_at_;                // by downstream port
   std::vector<sc_core::sc_time> time_by_cycles_;  // data-phase lengths
+  static constexpr uint32_t kMaxHops = kEibElements / 2;
+  // By cycles * (kMaxHops + 1) + hops: a transfer's share of its ring, and of all the rings.
+  std::vector<std::array<sc_core::sc_time, 2>> ring_share_;
   Counter& bytes_;
   Counter& commands_;
   BusyTime& command_busy_;

@@ -17,6 +17,12 @@
 //   earliest cycle when its ramps and the segments along its path on some qualifying ring are
 //   free. Several rings free at that cycle: the RingPolicy chooses.
 // - Rings 0 .. rings/2-1 run clockwise, the rest counter-clockwise.
+// - Time only moves on: after retire_before(c) nothing is asked about or booked before c.
+//
+// Bookings are kept per resource as spans of cycles (the command bus and each ramp: SpanSet;
+// each ring: its transfers in order of start), so a grant costs the bookings near it, not the
+// cycles it spans. testbench/tests/eib_arbiter_reference_test.cpp checks the grants against a
+// cycle-by-cycle table of the rules above.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -25,13 +31,13 @@
 #include <vector>
 
 #include "hw/cell/eib_topology.h"
-#include "tlm/timing/cycle_table.h"
+#include "tlm/timing/span_set.h"
 
 namespace hs::cell {
 
 constexpr int kEibMaxRings = 8;
 
-// What is booked in one bus cycle.
+// What is booked in one bus cycle (as booked() reports it).
 struct EibCycle {
   std::array<uint16_t, kEibMaxRings> segments{};  // bit i: segment i of the ring carries data
   std::array<uint8_t, kEibMaxRings> transfers{};  // transfers on the ring
@@ -84,26 +90,44 @@ class EibArbiter {
   const RingPolicy& policy() const { return *policy_; }
 
   // Nothing will be asked about cycles before `cycle` again.
-  void retire_before(uint64_t cycle) { table_.retire_before(cycle); }
+  void retire_before(uint64_t cycle);
 
   // Books the command bus in the first free cycle >= ready; returns that cycle.
   uint64_t grant_command(uint64_t ready);
   // Books a data phase of `cycles` bus cycles from `from` to `to` (the rules above).
   DataGrant grant_data(Element from, Element to, uint64_t ready, uint32_t cycles);
 
-  const EibCycle& booked(uint64_t cycle) const { return table_.get(cycle); }
+  // What is booked in `cycle` (not retired).
+  EibCycle booked(uint64_t cycle) const;
+  // Live bookings, all resources together (how much the arbiter holds).
+  size_t live_bookings() const;
 
  private:
-  // Whether the on-ramp is busy in [t, t + cycles) or the off-ramp in the same cycles `hops`
-  // later; `clash` is the last start cycle that collides.
-  bool ramp_clash(uint16_t on_bit, uint16_t off_bit, uint64_t t, uint32_t cycles, int hops,
-                  uint64_t& clash) const;
-  bool ring_fits(int ring, uint16_t segments, uint64_t t, uint32_t cycles) const;
+  // One transfer on a ring: its segments, held over [start, end).
+  struct RingTransfer {
+    uint64_t start, end;
+    uint16_t segments;
+  };
+  // One ring's transfers, in order of start (ties: in order of booking).
+  struct Ring {
+    std::vector<RingTransfer> transfers;
+    size_t head = 0;        // transfers before it are over
+    uint64_t last_end = 0;  // the latest end booked: from there on the ring is free
+  };
+
+  // `t` if ring r can carry `segments` over [t, t + held); otherwise a later cycle before
+  // which it cannot (not necessarily the first at which it can).
+  uint64_t ring_next(const Ring& ring, uint16_t segments, uint64_t t, uint32_t held) const;
+  void book_ring(Ring& ring, uint16_t segments, uint64_t start, uint64_t end);
 
   int rings_;
   uint8_t per_ring_;
   std::unique_ptr<RingPolicy> policy_;
-  CycleTable<EibCycle> table_;
+  SpanSet command_;
+  std::array<SpanSet, kEibElements> on_ramp_, off_ramp_;  // by element position
+  std::array<Ring, kEibMaxRings> ring_;
+  uint64_t retired_ = 0;       // the latest retire_before
+  uint64_t longest_hold_ = 0;  // the longest [start, end) booked on any ring
 };
 
 }  // namespace hs::cell
