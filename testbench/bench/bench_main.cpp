@@ -410,5 +410,6 @@ int sc_main(int argc, char* argv[]) {
   hs::bench::print_sweep_summary(all);
   hs::bench::print_validation_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
-  return 0;
+  // A validation row whose scenario failed is a broken command in the README's table.
+  return hs::bench::validation_failed(all) ? 1 : 0;
 }

@@ -180,6 +180,14 @@ Json run_validation_case(const std::string& name) {
   return Json();
 }
 
+bool validation_failed(const Json& all) {
+  if (!all.contains("validation")) return false;
+  for (const auto& row : all["validation"]["rows"]) {
+    if (!row.contains("model")) return true;
+  }
+  return false;
+}
+
 void print_validation_summary(const Json& all) {
   if (!all.contains("validation")) return;
   const Json& v = all["validation"];

@@ -11,5 +11,7 @@ namespace hs::bench {
 const std::vector<std::string>& validation_cases();
 nlohmann::json run_validation_case(const std::string& name);  // null JSON if unknown
 void print_validation_summary(const nlohmann::json& all);
+// Whether a validation row's scenario failed to run (its figure is missing).
+bool validation_failed(const nlohmann::json& all);
 
 }  // namespace hs::bench
