@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <systemc>  // declares sc_main (extern "C"), which this file defines
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -85,7 +86,9 @@ void keep_failure(const fs::path& out, const Slot& s, const std::string& bin,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// Entered like every hybridsim executable (the kernel set-up's main calls sc_main): it links
+// the runner, and with it the SystemC library, which needs sc_main.
+int sc_main(int argc, char** argv) {
   CLI::App app{"hybridsim-fuzz: mutation fuzzing of scenario files, --set values and sweep files"};
   uint64_t cases = 1000, seed = 1;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
