@@ -20,7 +20,7 @@ void DeliveryWorkers::start(DeliveryJob& job) {
     w->go.notify();  // immediate: the worker runs in this evaluation phase
     return;
   }
-  Worker* w = workers_.emplace_back(new Worker);
+  Worker* w = workers_.emplace_back(std::make_unique<Worker>()).get();
   w->job = &job;
   sc_core::sc_spawn_options opts;
   opts.set_stack_size(kWorkerStack);

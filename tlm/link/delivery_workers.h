@@ -6,6 +6,7 @@
 // its worker), so a waiting target never delays another receiver.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <systemc>
 #include <vector>
 
@@ -36,7 +37,7 @@ class DeliveryWorkers {
   };
   void run(Worker& w);
 
-  std::vector<Worker*> workers_;  // every worker; owned here, never freed (threads hold them)
+  std::vector<std::unique_ptr<Worker>> workers_;  // every worker, for the process's life
   std::vector<Worker*> idle_;
 };
 
