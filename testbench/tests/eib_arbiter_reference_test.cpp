@@ -9,7 +9,7 @@
 
 #include "hw/cell/eib_arbiter.h"
 #include "hw/cell/eib_topology.h"
-#include "tlm/timing/cycle_table.h"
+#include "testbench/support/cycle_table.h"
 
 using namespace hs;
 using namespace hs::cell;

@@ -12,7 +12,7 @@
 #include "testbench/runner/stream_meter.h"
 #include "testbench/support/node_fixture.h"
 #include "tlm/stats/statistics.h"
-#include "tlm/timing/cycle_table.h"
+#include "testbench/support/cycle_table.h"
 
 using namespace hs;
 using namespace hs::cell;

@@ -1,4 +1,4 @@
-// Per-cycle booking state of a synchronous resource (a bus whose transfers start on clock
+// Test support: per-cycle booking state of a synchronous resource (a bus whose transfers start on clock
 // edges): one entry of type T per clock cycle, from the oldest cycle still of interest on.
 //
 // Rules it relies on: the owner calls retire_before(c) as time passes, and from then on never
