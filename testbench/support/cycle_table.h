@@ -1,5 +1,5 @@
-// Test support: per-cycle booking state of a synchronous resource (a bus whose transfers start on clock
-// edges): one entry of type T per clock cycle, from the oldest cycle still of interest on.
+// Test support: per-cycle booking state of a synchronous resource (a bus whose transfers start on
+// clock edges): one entry of type T per clock cycle, from the oldest cycle still of interest on.
 //
 // Rules it relies on: the owner calls retire_before(c) as time passes, and from then on never
 // asks about a cycle before c; the entries are a circular table indexed by absolute cycle
