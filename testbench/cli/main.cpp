@@ -117,6 +117,8 @@ int sc_main(int argc, char* argv[]) {
           },
           "UINT"));
   run->add_option("--report", ro.report_path, "write the full report as JSON");
+  run->add_option("--link-csv", ro.link_csv_path,
+                  "write every torus link's utilisation over the measurement window as CSV");
   run->add_option("--vcd", ro.vcd_path, "write signal traces (VCD, open with GTKWave)");
   run->add_option("--trace", ro.trace_path,
                   "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev)");

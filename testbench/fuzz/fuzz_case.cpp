@@ -99,7 +99,7 @@ void make_set_case(const Corpus& corpus, FuzzCase& c, Rng& rng) {
 }  // namespace
 
 const std::vector<std::string>& case_kinds() {
-  static const std::vector<std::string> kinds = {"scenario", "set", "sweep"};
+  static const std::vector<std::string> kinds = {"scenario", "set", "sweep", "permutation"};
   return kinds;
 }
 
@@ -122,6 +122,20 @@ FuzzCase make_case(const Corpus& corpus, const std::string& kind, uint64_t seed,
     c.args = {"sweep", c.file_path, "--dry-run", "--quiet", "--out", work_dir + "/sweep-out"};
     c.culprits = dotted_names(c.file_text);
     c.culprits.push_back(c.file_path);
+  } else if (kind == "permutation") {
+    c.file_text =
+        mutate_lines(corpus.permutation_texts[pick(rng, corpus.permutation_texts.size())], rng);
+    c.file_path = write_case_file(work_dir, "permutation.txt", c.file_text);
+    c.args = {"run",
+              "torus_traffic",
+              "--quiet",
+              "--set",
+              "workload.pattern=permutation",
+              "--set",
+              "workload.permutation=" + c.file_path,
+              "--set",
+              kTimeLimit};
+    c.culprits = {c.file_path};
   } else {
     make_set_case(corpus, c, rng);
   }

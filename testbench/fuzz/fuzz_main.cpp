@@ -36,12 +36,12 @@ std::string read_file(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::vector<std::string> json_files_in(const std::vector<std::string>& dirs) {
+std::vector<std::string> files_in(const std::vector<std::string>& dirs, const std::string& ext) {
   std::vector<std::string> texts;
   for (const auto& d : dirs) {
     std::vector<fs::path> paths;
     for (const auto& e : fs::directory_iterator(d)) {
-      if (e.path().extension() == ".json") paths.push_back(e.path());
+      if (e.path().extension() == ext) paths.push_back(e.path());
     }
     std::sort(paths.begin(), paths.end());  // the corpus order must not depend on the disk
     for (const auto& p : paths) texts.push_back(read_file(p));
@@ -93,7 +93,7 @@ int sc_main(int argc, char** argv) {
   uint64_t cases = 1000, seed = 1;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   double timeout = 60;
-  std::string out = "fuzz-out", bin, kinds_arg = "scenario,set,sweep";
+  std::string out = "fuzz-out", bin, kinds_arg = "scenario,set,sweep,permutation";
   std::vector<std::string> scenario_dirs = {HYBRIDSIM_SCENARIO_DIR};
   std::vector<std::string> sweep_dirs = {HYBRIDSIM_STUDY_DIR, HYBRIDSIM_SOAK_DIR};
   app.add_option("--cases", cases, "cases to run")
@@ -103,7 +103,7 @@ int sc_main(int argc, char** argv) {
   app.add_option("--timeout", timeout, "seconds after which a case counts as a hang")
       ->check(CLI::Range(1.0, 3600.0));
   app.add_option("--out", out, "where failing cases are kept (with replay commands)");
-  app.add_option("--kinds", kinds_arg, "comma-separated: scenario, set, sweep");
+  app.add_option("--kinds", kinds_arg, "comma-separated: scenario, set, sweep, permutation");
   app.add_option("--bin", bin, "the hybridsim executable (default: beside this one)");
   CLI11_PARSE(app, argc, argv);
 
@@ -114,7 +114,7 @@ int sc_main(int argc, char** argv) {
     const auto& known = hs::fuzz::case_kinds();
     if (std::find(known.begin(), known.end(), k) == known.end()) {
       std::cerr << "hybridsim-fuzz: error: --kinds: unknown kind '" << k
-                << "' (kinds: scenario, set, sweep)\n";
+                << "' (kinds: scenario, set, sweep, permutation)\n";
       return 2;
     }
     kinds.push_back(k);
@@ -128,8 +128,9 @@ int sc_main(int argc, char** argv) {
   }
 
   hs::fuzz::Corpus corpus;
-  corpus.scenario_texts = json_files_in(scenario_dirs);
-  corpus.sweep_texts = json_files_in(sweep_dirs);
+  corpus.scenario_texts = files_in(scenario_dirs, ".json");
+  corpus.sweep_texts = files_in(sweep_dirs, ".json");
+  corpus.permutation_texts = files_in({HYBRIDSIM_PERMUTATION_DIR}, ".txt");
   for (const auto& e : fs::directory_iterator(HYBRIDSIM_SCENARIO_DIR)) {
     if (e.path().extension() != ".json") continue;
     const auto r = hs::sweep::run_command({bin, "params", e.path().stem().string()});

@@ -274,6 +274,45 @@ std::string mutate_bytes(const std::string& in, Rng& rng) {
   return s;
 }
 
+std::string mutate_lines(const std::string& text, Rng& rng) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  const size_t n = 1 + pick(rng, 3);
+  for (size_t k = 0; k < n && !lines.empty(); ++k) {
+    const size_t i = pick(rng, lines.size());
+    std::string& line = lines[i];
+    switch (pick(rng, 5)) {
+      case 0:
+        lines.erase(lines.begin() + static_cast<long>(i));
+        break;
+      case 1:
+        lines.push_back(line);  // a duplicate source
+        break;
+      case 2:
+        std::swap(line, lines[pick(rng, lines.size())]);
+        break;
+      case 3: {  // one number replaced
+        static const char* words[] = {"-1",  "8",   "128", "99999999999999999999", "x", "", "1e3",
+                                      "0x1", "3.5", ",,"};
+        const size_t at = line.find_first_of("0123456789");
+        if (at == std::string::npos) break;
+        const size_t end = line.find_first_not_of("0123456789", at);
+        line.replace(at, (end == std::string::npos ? line.size() : end) - at,
+                     words[pick(rng, std::size(words))]);
+        break;
+      }
+      default:  // a separator dropped
+        if (const size_t c = line.find_first_of(", "); c != std::string::npos) line.erase(c, 1);
+        break;
+    }
+  }
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  // A swap of equal lines changes nothing: bytes then do.
+  return out == text || pick(rng, 4) == 0 ? mutate_bytes(out, rng) : out;
+}
+
 std::string mutate_json_text(const std::string& text, Rng& rng) {
   const Json parsed = Json::parse(text, nullptr, false);
   if (parsed.is_discarded()) return mutate_bytes(text, rng);

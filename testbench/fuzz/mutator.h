@@ -31,6 +31,11 @@ std::string mutate_json_text(const std::string& text, Rng& rng);
 // Byte-level mutations only.
 std::string mutate_bytes(const std::string& text, Rng& rng);
 
+// A line-oriented text file (permutation files) with 1 to 3 line mutations (a line deleted,
+// duplicated or swapped with another, a number replaced by an extreme or a word, a separator
+// dropped), and sometimes byte mutations on top.
+std::string mutate_lines(const std::string& text, Rng& rng);
+
 // A parameter name, misspelt, wildcarded or emptied.
 std::string mutate_name(const std::string& name, Rng& rng);
 

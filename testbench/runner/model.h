@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@ class Model {
   virtual std::vector<Core*> cores() const = 0;
   // Figures the workload's firmware measured, and its verdicts, after the run.
   virtual nlohmann::json workload_results() const = 0;
+  // Utilisation of every network link over the workload's measurement window, as CSV; nullopt
+  // for machines without a network of links.
+  virtual bool has_links() const { return false; }
+  virtual std::optional<std::string> link_csv() const { return std::nullopt; }
 };
 
 // Builds `machine` with `workload` installed. Throws InputError for unknown names.

@@ -90,6 +90,7 @@ Simulation::DropUnfinishedOutputs::~DropUnfinishedOutputs() {
 Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   // Output names first: a mistake there must not cost the user a model build to find out.
   if (!opts.report_path.empty()) check_output_path("--report", opts.report_path);
+  if (!opts.link_csv_path.empty()) check_output_path("--link-csv", opts.link_csv_path);
   if (!opts.trace_path.empty()) TransactionTrace::instance().open(opts.trace_path);
   if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
   scenario_ = load_scenario(resolve_scenario(opts.scenario));
@@ -113,6 +114,10 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
     for (const auto& v : params.value_errors()) problems.add(v);
     problems.add(name_scenario(scenario_.path, e.what()));
     problems.throw_if_any();
+  }
+  if (!opts.link_csv_path.empty() && !model_->has_links()) {
+    throw InputError(fmt::format("--link-csv: the {} machine ({}) has no network of links",
+                                 scenario_.machine, scenario_.path));
   }
   reaper_ = std::make_unique<ThreadReaper>("reaper");
   interrupt_ = std::make_unique<RunInterrupt>();
@@ -215,6 +220,10 @@ int Simulation::run(std::ostream& out) {
   if (!opts_.report_path.empty()) {
     unwritten.attempt(
         [&] { write_output_file("--report", opts_.report_path, report_.dump(2) + "\n"); });
+  }
+  if (!opts_.link_csv_path.empty()) {
+    unwritten.attempt(
+        [&] { write_output_file("--link-csv", opts_.link_csv_path, *model_->link_csv()); });
   }
   if (!opts_.quiet) write_text_report(report_, out);
   unwritten.throw_if_any();

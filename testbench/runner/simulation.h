@@ -21,6 +21,7 @@ struct RunOptions {
   std::string sets_source = "--set";  // how errors name where `sets` came from
   std::optional<uint64_t> seed;
   std::string report_path, vcd_path, trace_path;
+  std::string link_csv_path;  // per-link utilisation (torus machines)
   bool quiet = false;
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/torus/network/link_load.h"
 #include "hw/torus/node/torus_machine.h"
 #include "testbench/checkers/torus_checkers.h"
 #include "testbench/runner/model.h"
@@ -16,14 +17,16 @@ namespace hs::runner {
 
 class TorusModel : public Model {
  public:
-  TorusModel() : machine("torus"), checkers(machine) {}
+  TorusModel() : machine("torus"), checkers(machine), links(*machine.network) {}
   std::vector<Core*> cores() const override { return machine.cores(); }
-  nlohmann::json workload_results() const override {
-    return results ? results() : nlohmann::json::object();
-  }
+  // The workload's figures, then link utilisation by direction over the links' window.
+  nlohmann::json workload_results() const override;
+  bool has_links() const override { return true; }
+  std::optional<std::string> link_csv() const override { return links.csv(); }
 
   torus::TorusMachine machine;
   checkers::TorusCheckers checkers;
+  torus::LinkLoad links;  // the whole run unless the workload gives a measurement window
   std::function<nlohmann::json()> results;  // set by the workload
   std::vector<std::shared_ptr<void>> keep;  // workload state that must outlive the run
 };

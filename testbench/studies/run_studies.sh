@@ -4,6 +4,7 @@
 #   torus latency and accepted load vs offered load, one line per traffic pattern
 #   ping-pong latency vs message size for the eager, rendezvous and split protocols
 #   AMI completion time vs message size for variants A, B, C and their baselines
+#   link utilisation on one plane of the torus under hot-spot traffic (a heat map)
 # Extra arguments go to every `hybridsim sweep` (e.g. --backend slurm --partition P).
 # Sweeps resume: rerunning only runs points that are not in the results yet.
 set -euo pipefail
@@ -51,4 +52,5 @@ for receive in early late; do
     --xlabel "message size (bytes)" --ylabel "completion time, SEND posted to received (ns)" \
     --title "AMI over 2 torus hops, RECEIVE posted $receive: completion time vs message size"
 done
+FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/link_heatmap.sh"
 echo "figures in $fig"

@@ -2,6 +2,8 @@
 // reproducible and reach the shapes they promise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "testbench/fuzz/fuzz_case.h"
@@ -75,6 +77,7 @@ TEST(FuzzMutator, ACaseIsAFunctionOfTheCampaignSeedAndItsNumber) {
   corpus.scenario_texts = {R"({"machine": "hybrid", "params": {"workload.spes": 8}})"};
   corpus.sweep_texts = {R"({"scenario": "default", "params": {"workload.spes": [1, 2]}})"};
   corpus.params["default"] = {{"workload.spes", "8"}, {"node0.host.clock", "1.8e+09"}};
+  corpus.permutation_texts = {"# comment\n0,0,0 1,0,0\n1,0,0 0,0,0\n"};
   const std::string dir = ::testing::TempDir();
   for (const auto& kind : hs::fuzz::case_kinds()) {
     for (uint64_t id = 0; id < 50; ++id) {
@@ -84,6 +87,24 @@ TEST(FuzzMutator, ACaseIsAFunctionOfTheCampaignSeedAndItsNumber) {
       EXPECT_EQ(a.file_text, b.file_text) << kind << " " << id;
     }
   }
+}
+
+TEST(FuzzMutator, LineMutationsDeleteDuplicateAndBreakNumbers) {
+  const std::string base = "0,0,0 1,0,0\n1,0,0 2,0,0\n2,0,0 0,0,0\n";
+  hs::fuzz::Rng rng(3);
+  bool fewer = false, more = false, word = false, unchanged = false;
+  for (int i = 0; i < 500; ++i) {
+    const std::string m = hs::fuzz::mutate_lines(base, rng);
+    const auto lines = std::count(m.begin(), m.end(), '\n');
+    fewer |= lines < 3;
+    more |= lines > 3;
+    word |= m.find("99999999999999999999") != std::string::npos || m.find('x') != std::string::npos;
+    unchanged |= m == base;
+  }
+  EXPECT_TRUE(fewer);
+  EXPECT_TRUE(more);
+  EXPECT_TRUE(word);
+  EXPECT_FALSE(unchanged) << "every case mutates something";
 }
 
 TEST(FuzzMutator, MutationsReachEveryShapeTheyPromise) {

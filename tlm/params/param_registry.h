@@ -150,6 +150,10 @@ class ParamScope {
                      const std::vector<std::string>& choices) const {
     return ParamRegistry::instance().declare_string(name(leaf), def, desc, choices);
   }
+  // Free text (a file name, coordinates): any string; the caller validates it.
+  std::string text(const std::string& leaf, const std::string& def, const std::string& desc) const {
+    return ParamRegistry::instance().declare_string(name(leaf), def, desc, {});
+  }
   const std::string& prefix() const { return prefix_; }
 
  private:

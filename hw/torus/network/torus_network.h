@@ -78,6 +78,11 @@ class TorusNetwork : public sc_core::sc_module {
   uint64_t packet_hops() const { return hops_.value; }
   uint64_t in_flight() const { return injected_.value - delivered_.value; }
   double link_busy_ns(int node, int dir) const { return link_busy_ps_[node * kDirs + dir] / 1e3; }
+  // Busy time of the link leaving `node` in `dir` inside [0, t_ps], for t_ps no earlier than the
+  // link's last grant (any time up to now).
+  uint64_t link_busy_ps(int node, int dir, uint64_t t_ps) const {
+    return link_busy_within(static_cast<size_t>(node) * kDirs + dir, t_ps);
+  }
 
  private:
   enum class Op : uint8_t { Arrive, Credit, InjectionSlotFree, Deliver, Scan, Timer };

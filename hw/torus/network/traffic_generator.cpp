@@ -32,39 +32,14 @@ TrafficGenerator::TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg)
 }
 
 bool TrafficGenerator::sends(int node) const {
-  if (net_.shape().nodes() < 2) return false;
-  if (cfg_.pattern != Pattern::Transpose) return true;
-  const Coord c = net_.shape().coord(node);
-  return c.v[0] != c.v[1];  // the diagonal maps onto itself
-}
-
-int TrafficGenerator::destination(int node, Source& s) {
-  const TorusShape& shape = net_.shape();
-  switch (cfg_.pattern) {
-    case Pattern::UniformRandom: {
-      std::uniform_int_distribution<int> pick(0, shape.nodes() - 2);
-      const int d = pick(s.rng);
-      return d >= node ? d + 1 : d;
-    }
-    case Pattern::NearestNeighbour:
-      for (int i = 0; i < kDirs; ++i) {
-        const int d = shape.neighbour(node, (s.next_neighbour++) % kDirs);
-        if (d >= 0 && d != node) return d;
-      }
-      return -1;
-    case Pattern::Transpose: {
-      const Coord c = shape.coord(node);
-      return shape.node({{c.v[1], c.v[0], c.v[2]}});
-    }
-  }
-  return -1;
+  return net_.shape().nodes() >= 2 && cfg_.pattern->sends(node);
 }
 
 void TrafficGenerator::on_timer(int node) {
   const uint64_t now = hs::now().value();
   if (now >= end_ps_) return;
   Source& s = sources_[node];
-  const int dest = destination(node, s);
+  const int dest = cfg_.pattern->destination(node, s.rng);
   if (dest >= 0) {
     ++generated_;
     if (s.queue.size() >= cfg_.source_queue) {

@@ -1,5 +1,5 @@
 // Synthetic traffic for network studies: at every node a Poisson source of fixed-size packets
-// with destinations drawn from a pattern (uniform random, nearest neighbour, transpose),
+// with destinations drawn from a traffic pattern (traffic_patterns.h),
 // attached at the node's injection and reception ports in place of the DMA engine. Sources
 // stop at the end of the run window and the network drains; accepted throughput and latency
 // are measured over [warmup, end).
@@ -11,14 +11,13 @@
 #include <vector>
 
 #include "hw/torus/network/torus_network.h"
+#include "hw/torus/network/traffic_patterns.h"
 #include "tlm/stats/statistics.h"
 
 namespace hs::torus {
 
-enum class Pattern { UniformRandom, NearestNeighbour, Transpose };
-
 struct TrafficConfig {
-  Pattern pattern = Pattern::UniformRandom;
+  std::shared_ptr<TrafficPattern> pattern;  // where each packet goes
   double load = 0.5;            // offered wire bytes per node, fraction of the bisection bound
   uint32_t packet_bytes = 256;  // on the wire before framing, a multiple of 32
   double warmup_ns = 2000;
@@ -56,9 +55,7 @@ class TrafficGenerator : public NetworkTimer {
     std::mt19937_64 rng;
     std::deque<Packet*> queue;
     int next_queue = 0;
-    int next_neighbour = 0;
   };
-  int destination(int node, Source& s);
   void drain(int node);
   void received(int node, Packet* p);
   bool sends(int node) const;

@@ -14,13 +14,16 @@ namespace hs::runner {
 void install_torus_traffic(TorusModel& m, uint64_t seed) {
   ParamScope p("workload");
   torus::TrafficConfig cfg;
-  const std::string pattern = p.choice("pattern", "uniform",
-                                       "destinations: uniform random, nearest neighbour (halo) or "
-                                       "transpose (x,y,z)->(y,x,z)",
-                                       {"uniform", "neighbour", "transpose"});
-  cfg.pattern = pattern == "uniform"     ? torus::Pattern::UniformRandom
-                : pattern == "neighbour" ? torus::Pattern::NearestNeighbour
-                                         : torus::Pattern::Transpose;
+  std::vector<std::string> names;
+  std::string described;
+  for (const auto& info : torus::traffic_patterns()) {
+    names.push_back(info.name);
+    described +=
+        fmt::format("{}{}: {}", described.empty() ? "" : "; ", info.name, info.description);
+  }
+  const std::string pattern = p.choice("pattern", "uniform", "destinations: " + described, names);
+  const auto& shape = m.machine.shape();
+  cfg.pattern = torus::traffic_pattern(pattern, p.name("pattern")).make(shape, p);
   cfg.load = p.real("load", 0.5, "",
                     "offered wire bytes per node as a fraction of the uniform-random bisection "
                     "bound (torus.network stats: bisection_bound)",
@@ -41,13 +44,6 @@ void install_torus_traffic(TorusModel& m, uint64_t seed) {
                      ? torus::VcClass::Dynamic
                      : torus::VcClass::Deterministic;
   cfg.seed = seed;
-  const auto& shape = m.machine.shape();
-  if (cfg.pattern == torus::Pattern::Transpose && shape.size(0) != shape.size(1)) {
-    throw InputError(
-        fmt::format("workload.pattern = transpose needs torus.network.x = "
-                    "torus.network.y (they are {} and {})",
-                    shape.size(0), shape.size(1)));
-  }
   if (cfg.packet_bytes <= m.machine.network->config().header_bytes) {
     throw InputError(
         fmt::format("workload.packet_bytes = {} leaves no payload after the {} B "
@@ -55,9 +51,11 @@ void install_torus_traffic(TorusModel& m, uint64_t seed) {
                     cfg.packet_bytes, m.machine.network->config().header_bytes));
   }
   auto gen = std::make_shared<torus::TrafficGenerator>(*m.machine.network, cfg);
+  m.links.window(sc_core::sc_time(cfg.warmup_ns, sc_core::SC_NS),
+                 sc_core::sc_time(cfg.end_ns, sc_core::SC_NS));
   m.keep.push_back(gen);
   auto* net = m.machine.network.get();
-  m.results = [gen, net, cfg] {
+  m.results = [gen, net, cfg, pattern] {
     const double bound = net->config().bisection_bound_per_node();
     if (net->in_flight() != 0) {
       CheckRegistry::instance().fail(
@@ -70,9 +68,7 @@ void install_torus_traffic(TorusModel& m, uint64_t seed) {
           fmt::format("{} packets were delivered to the wrong node", gen->misdelivered()));
     }
     return Json{
-        {"pattern", cfg.pattern == torus::Pattern::UniformRandom      ? "uniform"
-                    : cfg.pattern == torus::Pattern::NearestNeighbour ? "neighbour"
-                                                                      : "transpose"},
+        {"pattern", pattern},
         {"offered_load", gen->offered_per_node() / bound},
         {"accepted_load", gen->accepted_per_node() / bound},
         {"bisection_bound_MBps_per_node", bound / 1e6},

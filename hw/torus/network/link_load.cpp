@@ -1,0 +1,91 @@
+#include "hw/torus/network/link_load.h"
+
+#include <fmt/format.h>
+
+#include "tlm/kernel/now.h"
+
+namespace hs::torus {
+
+namespace {
+enum Edge { kStart = 0, kEnd = 1 };
+}
+
+LinkLoad::LinkLoad(TorusNetwork& net)
+    : net_(net), start_busy_(static_cast<size_t>(net.shape().nodes()) * kDirs, 0) {}
+
+void LinkLoad::window(const sc_core::sc_time& start, const sc_core::sc_time& end) {
+  windowed_ = true;
+  started_ = start.value() == 0;
+  start_ps_ = start.value();
+  end_ps_ = end.value();
+  if (!started_) net_.schedule(start, this, kStart);
+  net_.schedule(end, this, kEnd);
+}
+
+void LinkLoad::on_timer(int edge) {
+  const uint64_t now = hs::now().value();
+  std::vector<uint64_t>& into = edge == kStart ? start_busy_ : end_busy_;
+  into.resize(start_busy_.size());
+  for (size_t l = 0; l < into.size(); ++l) {
+    into[l] = net_.link_busy_ps(static_cast<int>(l / kDirs), static_cast<int>(l % kDirs), now);
+  }
+  (edge == kStart ? started_ : closed_) = true;
+}
+
+uint64_t LinkLoad::window_end() const {
+  if (!started_) return start_ps_;
+  return closed_ ? end_ps_ : hs::now().value();
+}
+
+uint64_t LinkLoad::busy_at_end(size_t link) const {
+  if (closed_) return end_busy_[link];
+  return net_.link_busy_ps(static_cast<int>(link / kDirs), static_cast<int>(link % kDirs),
+                           hs::now().value());
+}
+
+double LinkLoad::utilisation(int node, int dir) const {
+  const uint64_t end = window_end();
+  if (!started_ || end <= start_ps_) return 0.0;
+  const size_t l = static_cast<size_t>(node) * kDirs + dir;
+  return static_cast<double>(busy_at_end(l) - start_busy_[l]) /
+         static_cast<double>(end - start_ps_);
+}
+
+LinkLoad::Summary LinkLoad::direction(int dir) const {
+  Summary s;
+  const TorusShape& shape = net_.shape();
+  for (int n = 0; n < shape.nodes(); ++n) {
+    if (shape.neighbour(n, dir) < 0) continue;
+    const double u = utilisation(n, dir);
+    ++s.links;
+    s.mean += u;
+    if (s.busiest < 0 || u > s.max) {
+      s.max = u;
+      s.busiest = n;
+    }
+  }
+  if (s.links) s.mean /= s.links;
+  return s;
+}
+
+std::string LinkLoad::csv() const {
+  const TorusShape& shape = net_.shape();
+  const double span_ns = window_end_ns() - window_start_ns();
+  std::string out =
+      "x,y,z,direction,to_x,to_y,to_z,window_start_ns,window_end_ns,busy_ns,utilisation\n";
+  for (int n = 0; n < shape.nodes(); ++n) {
+    const Coord c = shape.coord(n);
+    for (int d = 0; d < kDirs; ++d) {
+      const int to = shape.neighbour(n, d);
+      if (to < 0) continue;
+      const Coord t = shape.coord(to);
+      const double u = utilisation(n, d);
+      out += fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.6f}\n", c.v[0], c.v[1],
+                         c.v[2], dir_name(d), t.v[0], t.v[1], t.v[2], window_start_ns(),
+                         window_end_ns(), u * span_ns, u);
+    }
+  }
+  return out;
+}
+
+}  // namespace hs::torus

@@ -1,0 +1,23 @@
+#include "testbench/runner/torus_model.h"
+
+namespace hs::runner {
+
+nlohmann::json TorusModel::workload_results() const {
+  nlohmann::json r = results ? results() : nlohmann::json::object();
+  const auto& shape = machine.shape();
+  nlohmann::json by_dir = nlohmann::json::object();
+  for (int d = 0; d < torus::kDirs; ++d) {
+    const auto s = links.direction(d);
+    if (s.links == 0) continue;
+    by_dir[torus::dir_name(d)] = {{"links", s.links},
+                                  {"mean", s.mean},
+                                  {"max", s.max},
+                                  {"busiest_from", shape.name(s.busiest)}};
+  }
+  r["link_utilisation"] = {{"window_start_ns", links.window_start_ns()},
+                           {"window_end_ns", links.window_end_ns()},
+                           {"by_direction", std::move(by_dir)}};
+  return r;
+}
+
+}  // namespace hs::runner
