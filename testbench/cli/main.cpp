@@ -1,7 +1,7 @@
 // hybridsim: the command-line front end.
 //   hybridsim run SCENARIO [--set k=v]... [--seed N] [--report F.json] [--vcd F.vcd]
 //                          [--trace F.json] [--quiet]
-//   hybridsim params [SCENARIO]
+//   hybridsim params [SCENARIO]       hybridsim stats [SCENARIO]
 //   hybridsim sweep SWEEP.json [--jobs N] [--out DIR] [--backend local|slurm] ...
 //   hybridsim collect DIR        hybridsim plot RESULTS --x P --y S ...   (sweep_commands.h)
 // Exit codes: 0 ok, 1 a checker or firmware assertion failed in the model (or a sweep point
@@ -26,6 +26,8 @@
 #include "testbench/runner/simulation.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/params/quantity.h"
+#include "tlm/stats/statistics.h"
 
 namespace {
 
@@ -42,14 +44,47 @@ void list_params(const std::string& scenario, const std::vector<std::string>& se
   std::cout << fmt::format("Parameters of scenario {} ({} parameters)\n\n", sim.scenario().path,
                            all.size());
   for (const auto& p : all) {
-    std::string value = p.value.is_string()         ? p.value.get<std::string>()
-                        : p.value.is_number_float() ? fmt::format("{:g}", p.value.get<double>())
-                                                    : p.value.dump();
-    std::string unit = p.unit.empty() ? "" : " " + p.unit;
+    // Quantities in the unit that reads best ("16GiB", "1.8GHz"), as --set accepts them.
+    std::string value, unit;
+    if (p.value.is_number() && hs::has_suffixes(p.unit)) {
+      value = hs::format_quantity(p.value.get<double>(), p.unit, p.value.is_number_integer());
+    } else {
+      value = p.value.is_string()         ? p.value.get<std::string>()
+              : p.value.is_number_float() ? fmt::format("{:g}", p.value.get<double>())
+                                          : p.value.dump();
+      unit = p.unit.empty() ? "" : " " + p.unit;
+    }
     std::string from = p.source == "default" ? "" : "   [from " + p.source + "]";
-    std::cout << fmt::format("{:<{}}  {:>12}{:<6} {:<6} {}{}{}\n", p.name, w, value, unit,
+    std::cout << fmt::format("{:<{}}  {:>12}{:<9} {:<6} {}{}{}\n", p.name, w, value, unit,
                              hs::to_string(p.type), p.description,
                              p.constraint.empty() ? "" : " (" + p.constraint + ")", from);
+  }
+}
+
+// Every statistic the scenario's model reports, by group, with its unit and description.
+void list_stats(const std::string& scenario, const std::vector<std::string>& sets) {
+  RunOptions o;
+  o.scenario = scenario;
+  o.sets = sets;
+  hs::runner::Simulation sim(o);  // elaborates; never runs
+  const auto& groups = hs::StatsRegistry::instance().reported_groups();
+  size_t count = 0, w = 0, uw = 0;
+  for (const auto* g : groups) {
+    for (const auto& m : g->catalogue()) {
+      ++count;
+      w = std::max(w, m.name.size());
+      uw = std::max(uw, m.unit.size());
+    }
+  }
+  std::cout << fmt::format(
+      "Statistics of scenario {} ({} in {} groups; the JSON report has them "
+      "under \"stats\", by group)\n",
+      sim.scenario().path, count, groups.size());
+  for (const auto* g : groups) {
+    std::cout << "\n" << g->path() << "\n";
+    for (const auto& m : g->catalogue()) {
+      std::cout << fmt::format("  {:<{}}  {:<{}}  {}\n", m.name, w, m.unit, uw, m.description);
+    }
   }
 }
 
@@ -116,7 +151,9 @@ int sc_main(int argc, char* argv[]) {
             return fits ? std::string() : "--seed " + v + " is above the largest seed, " + max;
           },
           "UINT"));
-  run->add_option("--report", ro.report_path, "write the full report as JSON");
+  run->add_option("--report", ro.report_path,
+                  "write the full report as JSON (- : to standard output, instead of the text "
+                  "report)");
   run->add_option("--link-csv", ro.link_csv_path,
                   "write every torus link's utilisation over the measurement window as CSV");
   run->add_option("--vcd", ro.vcd_path, "write signal traces (VCD, open with GTKWave)");
@@ -131,6 +168,15 @@ int sc_main(int argc, char* argv[]) {
   params->add_option("scenario", params_scenario,
                      "scenario file or built-in name (default: default)");
   params->add_option("--set", params_sets, "override a parameter: name=value")
+      ->type_name("NAME=VALUE");
+
+  std::string stats_scenario = "default";
+  std::vector<std::string> stats_sets;
+  auto* stats = app.add_subcommand(
+      "stats", "List every statistic a scenario reports, with its unit and description");
+  stats->add_option("scenario", stats_scenario,
+                    "scenario file or built-in name (default: default)");
+  stats->add_option("--set", stats_sets, "override a parameter: name=value")
       ->type_name("NAME=VALUE");
 
   hs::cli::SweepCommands sweep_commands(app);
@@ -154,6 +200,10 @@ int sc_main(int argc, char* argv[]) {
     }
     if (*params) {
       list_params(params_scenario, params_sets);
+      return 0;
+    }
+    if (*stats) {
+      list_stats(stats_scenario, stats_sets);
       return 0;
     }
     if (auto rc = sweep_commands.dispatch(self_exe(argv[0]))) return *rc;

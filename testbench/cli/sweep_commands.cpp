@@ -64,6 +64,7 @@ SweepCommands::SweepCommands(CLI::App& app) : s_(std::make_unique<State>()) {
 
   s.task = app.add_subcommand(
       "sweep-task", "Run one Slurm array task's points (what a submitted sweep's job runs)");
+  s.task->group("");  // internal: what a submitted job runs, not for users
   s.task->add_option("tasks", s.tasks_file, "the submission's tasks.json")->required();
   s.task->add_option("--task", s.task_index, "array task index ($SLURM_ARRAY_TASK_ID)")->required();
 

@@ -1,5 +1,7 @@
 #include "testbench/runner/report_text.h"
 
+#include "testbench/runner/report_rows.h"
+
 #include <fmt/format.h>
 
 #include <string>
@@ -9,20 +11,6 @@ namespace hs::runner {
 using Json = nlohmann::json;
 
 namespace {
-
-std::string human_time(double ns) {
-  if (ns >= 1e9) return fmt::format("{:.3f} s", ns / 1e9);
-  if (ns >= 1e6) return fmt::format("{:.3f} ms", ns / 1e6);
-  if (ns >= 1e3) return fmt::format("{:.3f} us", ns / 1e3);
-  return fmt::format("{:.1f} ns", ns);
-}
-
-std::string human_bytes(double b) {
-  if (b >= 1 << 30) return fmt::format("{:.2f} GiB", b / (1 << 30));
-  if (b >= 1 << 20) return fmt::format("{:.2f} MiB", b / (1 << 20));
-  if (b >= 1 << 10) return fmt::format("{:.1f} KiB", b / (1 << 10));
-  return fmt::format("{:.0f} B", b);
-}
 
 double num(const Json& g, const char* key) {
   auto it = g.find(key);
@@ -38,6 +26,42 @@ template <class Fn>
 void each_group(const Json& stats, const char* marker, Fn fn) {
   for (const auto& [path, g] : stats.items()) {
     if (g.contains(marker)) fn(path, g);
+  }
+}
+
+// The torus network's aggregates and the DMA engines' totals (per-node figures are in the
+// JSON report for small machines).
+void write_torus(const Json& stats, std::ostream& out) {
+  if (stats.contains("torus.network")) {
+    const Json& n = stats["torus.network"];
+    const double hops = num(n, "packet_hops");
+    out << "\nTorus network\n";
+    out << fmt::format("  packets delivered {:>12.0f}   of {:.0f} injected\n",
+                       num(n, "packets_delivered"), num(n, "packets_injected"));
+    out << fmt::format("  payload delivered {:>12}\n", human_bytes(num(n, "payload_delivered")));
+    out << fmt::format("  link hops         {:>12.0f}   {:.1f}% on the bubble escape VC\n", hops,
+                       hops > 0 ? 100 * num(n, "escape_hops") / hops : 0.0);
+    if (n.contains("packet_latency") && n["packet_latency"].value("count", 0) > 0) {
+      const Json& l = n["packet_latency"];
+      out << fmt::format("  packet latency    mean {}   min {}   max {}\n",
+                         human_time(num(l, "mean")), human_time(num(l, "min")),
+                         human_time(num(l, "max")));
+    }
+    out << fmt::format("  link utilisation  mean {}   busiest {}   ({:.0f} links)\n",
+                       pct(num(n, "link_utilisation")), pct(num(n, "link_utilisation_max")),
+                       num(n, "links"));
+    out << fmt::format("  waits             {:.0f} for buffer tokens, {:.0f} for a busy link\n",
+                       num(n, "token_waits"), num(n, "link_waits"));
+  }
+  if (stats.contains("torus.dma") && num(stats["torus.dma"], "packets_sent") > 0) {
+    const Json& d = stats["torus.dma"];
+    out << "\nTorus DMA engines (all nodes)\n";
+    out << fmt::format("  sent     {:>10.0f} packets  {}\n", num(d, "packets_sent"),
+                       human_bytes(num(d, "bytes_sent")));
+    out << fmt::format("  received {:>10.0f} packets  {}\n", num(d, "packets_received"),
+                       human_bytes(num(d, "bytes_received")));
+    out << fmt::format("  counter requests {:.0f}, {:.0f} delayed by a busy bank edge\n",
+                       num(d, "counter_requests"), num(d, "counter_accesses_delayed"));
   }
 }
 
@@ -136,7 +160,11 @@ void write_text_report(const Json& r, std::ostream& out) {
                        pct(num(g, "compute_utilisation")), pct(num(g, "memory_stall")),
                        pct(num(g, "interrupt_wait")), num(g, "loads"), num(g, "stores"));
   });
-  if (!r["results"].empty()) out << "\nWorkload results\n  " << r["results"].dump() << "\n";
+  write_torus(stats, out);
+  if (!r["results"].empty()) {
+    out << "\nWorkload results\n";
+    write_result_rows(r["results"], out);
+  }
   write_checks(r["checks"], out);
 }
 

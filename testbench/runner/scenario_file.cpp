@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tlm/common/errors.h"
+#include "tlm/common/spelling.h"
 #include "tlm/params/json_input.h"
 
 #ifndef HYBRIDSIM_SCENARIO_DIR
@@ -114,9 +115,12 @@ std::string resolve_scenario(const std::string& name_or_path) {
         fmt::format("scenario '{}' is a directory, not a scenario file", name_or_path));
   }
   std::string known;
-  for (const auto& n : builtin_scenarios()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError(fmt::format("scenario '{}': no such file, and not a built-in scenario ({})",
-                               name_or_path, known));
+  const auto names = builtin_scenarios();
+  for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+  const std::string guess = closest(name_or_path, names);
+  throw InputError(
+      fmt::format("scenario '{}': no such file, and not a built-in scenario{} ({})", name_or_path,
+                  guess.empty() ? "" : fmt::format("; did you mean '{}'?", guess), known));
 }
 
 Scenario load_scenario(const std::string& path) {

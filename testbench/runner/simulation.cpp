@@ -89,7 +89,9 @@ Simulation::DropUnfinishedOutputs::~DropUnfinishedOutputs() {
 
 Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   // Output names first: a mistake there must not cost the user a model build to find out.
-  if (!opts.report_path.empty()) check_output_path("--report", opts.report_path);
+  if (!opts.report_path.empty() && opts.report_path != "-") {
+    check_output_path("--report", opts.report_path);
+  }
   if (!opts.link_csv_path.empty()) check_output_path("--link-csv", opts.link_csv_path);
   if (!opts.trace_path.empty()) TransactionTrace::instance().open(opts.trace_path);
   if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
@@ -217,7 +219,9 @@ int Simulation::run(std::ostream& out) {
         {"peak_rss_MiB", ru.ru_maxrss / 1024.0}}},
   };
   if (stop_signal) report_["interrupted_by"] = signal_name(stop_signal);
-  if (!opts_.report_path.empty()) {
+  if (opts_.report_path == "-") {
+    out << report_.dump(2) << "\n";  // the JSON takes standard output: no text report
+  } else if (!opts_.report_path.empty()) {
     unwritten.attempt(
         [&] { write_output_file("--report", opts_.report_path, report_.dump(2) + "\n"); });
   }
@@ -225,7 +229,7 @@ int Simulation::run(std::ostream& out) {
     unwritten.attempt(
         [&] { write_output_file("--link-csv", opts_.link_csv_path, *model_->link_csv()); });
   }
-  if (!opts_.quiet) write_text_report(report_, out);
+  if (!opts_.quiet && opts_.report_path != "-") write_text_report(report_, out);
   unwritten.throw_if_any();
   if (stop_signal) return kInterruptedExit;
   return checks.ok() ? 0 : 1;

@@ -20,8 +20,8 @@ struct RunOptions {
   std::vector<std::string> sets;      // name=value overrides from the command line
   std::string sets_source = "--set";  // how errors name where `sets` came from
   std::optional<uint64_t> seed;
-  std::string report_path, vcd_path, trace_path;
-  std::string link_csv_path;  // per-link utilisation (torus machines)
+  std::string report_path, vcd_path, trace_path;  // report "-": the JSON on standard output
+  std::string link_csv_path;                      // per-link utilisation (torus machines)
   bool quiet = false;
 };
 

@@ -12,7 +12,7 @@ nlohmann::json TorusModel::workload_results() const {
     by_dir[torus::dir_name(d)] = {{"links", s.links},
                                   {"mean", s.mean},
                                   {"max", s.max},
-                                  {"busiest_from", shape.name(s.busiest)}};
+                                  {"busiest_from", s.max > 0 ? shape.name(s.busiest) : "-"}};
   }
   r["link_utilisation"] = {{"window_start_ns", links.window_start_ns()},
                            {"window_end_ns", links.window_end_ns()},

@@ -53,9 +53,22 @@ TEST(Cli, DefaultScenarioRunsAndPrintsAReadableReport) {
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("Simulated time"), std::string::npos);
   EXPECT_NE(r.output.find("node0.pcie0.down"), std::string::npos);
-  EXPECT_NE(r.output.find("\"verified\":true"), std::string::npos);
+  EXPECT_NE(r.output.find("Workload results"), std::string::npos);
+  EXPECT_NE(r.output.find("verified"), std::string::npos);
+  EXPECT_EQ(r.output.find("\"verified\""), std::string::npos) << "results as rows, not JSON";
   EXPECT_NE(r.output.find("Checks: passed"), std::string::npos);
   EXPECT_EQ(r.output.find("SystemC 2.3"), std::string::npos) << "kernel banner leaked";
+}
+
+TEST(Cli, TorusReportHasNetworkAggregatesAndLinkTablesInRows) {
+  auto r = hybridsim("run torus_ami");
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (const char* want : {"Torus network", "packets delivered", "link utilisation",
+                           "Torus DMA engines", "by_direction", "busiest_from"}) {
+    EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+  }
+  const std::string results = r.output.substr(r.output.find("Workload results"));
+  EXPECT_EQ(results.find('{'), std::string::npos) << "no JSON in the results:\n" << results;
 }
 
 TEST(Cli, UnknownParameterIsBadInputWithSuggestion) {
@@ -363,4 +376,43 @@ TEST(Cli, AnInterruptedRunWritesAMarkedReportValidTracesAndExits130) {
     EXPECT_NE(hs::testing::file_text(vcd).find("$enddefinitions"), std::string::npos);
     EXPECT_EQ(names_in(dir), (std::set<std::string>{"r.json", "t.json", "v.vcd"}));
   }
+}
+
+TEST(Cli, MisspeltScenarioSuggestsTheNearestBuiltIn) {
+  auto r = hybridsim("run defualt");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("did you mean 'default'?"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ReportDashWritesTheJsonReportToStandardOutputAndNoFile) {
+  auto r = hybridsim("run torus_pingpong --report - 2>/dev/null");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const Json j = Json::parse(r.output);  // nothing but the JSON
+  EXPECT_EQ(j["status"], "passed");
+  EXPECT_FALSE(fs::exists("-"));
+}
+
+TEST(Cli, ParamsListsQuantitiesInUnitsThatReadBack) {
+  auto r = hybridsim("params");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("1.8GHz"), std::string::npos) << r.output.substr(0, 2000);
+  EXPECT_NE(r.output.find("16GiB"), std::string::npos);
+  EXPECT_EQ(r.output.find("17179869184"), std::string::npos);
+  EXPECT_EQ(hybridsim("run default --quiet --set node0.host.dram.size=16GiB").code, 0);
+}
+
+TEST(Cli, StatsListsEveryStatisticWithUnitAndDescription) {
+  auto r = hybridsim("stats torus_ami");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("torus.network\n"), std::string::npos);
+  EXPECT_NE(r.output.find("link_utilisation_max"), std::string::npos);
+  EXPECT_NE(r.output.find("busiest link's busy fraction"), std::string::npos);
+  EXPECT_EQ(hybridsim("stats defualt").code, 2);
+}
+
+TEST(Cli, InternalSweepTaskIsNotInTheHelp) {
+  auto r = hybridsim("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.output.find("sweep-task"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("stats"), std::string::npos) << r.output;
 }

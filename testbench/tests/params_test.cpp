@@ -3,6 +3,7 @@
 
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/params/quantity.h"
 
 using namespace hs;
 
@@ -197,4 +198,35 @@ TEST(Params, CommandLineBytesThatAreNotUtf8AreReportedNotThrown) {
       std::string::npos)
       << e;
   EXPECT_NE(e.find("--set a.n: parameter 'a.n' expects a number"), std::string::npos) << e;
+}
+
+// What the parameter listing prints reads back through --set unchanged.
+TEST(Quantity, FormatsInTheLargestExactUnitAndReadsBack) {
+  EXPECT_EQ(hs::format_quantity(17179869184.0, "B", true), "16GiB");
+  EXPECT_EQ(hs::format_quantity(1e6, "B", true), "1MB");
+  EXPECT_EQ(hs::format_quantity(1000, "B", true), "1KB");
+  EXPECT_EQ(hs::format_quantity(1023, "B", true), "1023B");
+  EXPECT_EQ(hs::format_quantity(1.8e9, "Hz"), "1.8GHz");
+  EXPECT_EQ(hs::format_quantity(0.5, "ns"), "500ps");
+  EXPECT_EQ(hs::format_quantity(425e6, "B/s"), "425MB/s");
+  EXPECT_EQ(hs::format_quantity(0, "ns"), "0ns");
+  EXPECT_EQ(hs::format_quantity(4, "packets", true), "4 packets");
+  EXPECT_EQ(hs::format_quantity(123456789.0, "Hz"), "123456789Hz")
+      << "six digits would round it: the plain number instead";
+  for (const auto& [v, unit] : std::vector<std::pair<double, std::string>>{
+           {17179869184.0, "B"}, {1.8e9, "Hz"}, {0.5, "ns"}, {123456789.0, "Hz"}, {2.5e-3, "ns"}}) {
+    const auto back = hs::parse_quantity(hs::format_quantity(v, unit), unit);
+    ASSERT_TRUE(back.has_value()) << v << unit;
+    EXPECT_DOUBLE_EQ(*back, v) << hs::format_quantity(v, unit);
+  }
+}
+
+TEST(Quantity, RangeErrorsKeepTheUnit) {
+  auto& reg = hs::ParamRegistry::instance();
+  reg.set_from_assignment("q.clock=5", "--set q.clock=5");
+  reg.declare_real("q.clock", 1e9, "Hz", "a clock", hs::Range::between(1e8, 1e10));
+  const auto errors = reg.value_errors();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("value 5Hz is below the minimum (100MHz..10GHz)"), std::string::npos)
+      << errors[0];
 }

@@ -6,7 +6,9 @@
 #include <cstdint>
 
 #include "tlm/common/errors.h"
+#include "tlm/common/spelling.h"
 #include "tlm/params/json_input.h"
+#include "tlm/params/quantity.h"
 
 namespace hs {
 
@@ -36,65 +38,19 @@ bool glob_match(const char* p, const char* s) {
   return *p == '\0';
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-// Scale factors for values written with a unit suffix ("4KiB", "200ns", "1.8GHz"), keyed by
-// the parameter's declared unit.
-std::optional<double> parse_with_suffix(const std::string& text, const std::string& unit) {
-  static const std::map<std::string, std::vector<std::pair<std::string, double>>> kSuffixes = {
-      {"B",
-       {{"B", 1},
-        {"KiB", 1024.0},
-        {"MiB", 1024.0 * 1024},
-        {"GiB", 1024.0 * 1024 * 1024},
-        {"KB", 1e3},
-        {"MB", 1e6},
-        {"GB", 1e9}}},
-      {"ns", {{"ps", 1e-3}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}},
-      {"Hz", {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}}},
-      {"MHz", {{"MHz", 1}, {"GHz", 1e3}}},
-      {"GHz", {{"MHz", 1e-3}, {"GHz", 1}}},
-      {"B/s", {{"B/s", 1}, {"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}}},
-      {"GB/s", {{"MB/s", 1e-3}, {"GB/s", 1}}},
-      {"MB/s", {{"MB/s", 1}, {"GB/s", 1e3}}},
-      {"Gb/s", {{"Mb/s", 1e-3}, {"Gb/s", 1}}},
-  };
-  auto it = kSuffixes.find(unit);
-  if (it == kSuffixes.end()) return std::nullopt;
-  size_t pos = 0;
-  double number = 0;
-  try {
-    number = std::stod(text, &pos);
-  } catch (...) {
-    return std::nullopt;
-  }
-  std::string suffix = text.substr(pos);
-  suffix.erase(std::remove(suffix.begin(), suffix.end(), ' '), suffix.end());
-  for (const auto& [s, scale] : it->second) {
-    if (suffix == s) return number * scale;
-  }
-  return std::nullopt;
-}
-
 // A value as JSON text for messages. Command-line words are not checked for UTF-8 (a JSON
 // string must be), so bytes that are not UTF-8 are shown replaced instead of throwing.
 std::string shown(const Json& v) {
   return v.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-std::string describe(const Range& r, ParamType t) {
+// A bound or a value with its unit, in the largest unit that shows it exactly ("100MHz").
+std::string with_unit(double v, ParamType t, const std::string& unit) {
+  if (!unit.empty()) return format_quantity(v, unit, t == ParamType::Int);
+  return t == ParamType::Int ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{}", v);
+}
+
+std::string describe(const Range& r, ParamType t, const std::string& unit) {
   if (!r.choices.empty()) {
     std::string s = "one of ";
     for (size_t i = 0; i < r.choices.size(); ++i) {
@@ -103,12 +59,13 @@ std::string describe(const Range& r, ParamType t) {
     }
     return s;
   }
-  auto num = [t](double v) {
-    return t == ParamType::Int ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{}", v);
-  };
-  if (r.min && r.max) return num(*r.min) + ".." + num(*r.max);
-  if (r.min) return ">= " + num(*r.min);
-  if (r.max) return "<= " + num(*r.max);
+  // Units with suffixes on each bound ("100MHz..10GHz"); others once, at the end.
+  const bool each = has_suffixes(unit);
+  auto num = [&](double v) { return with_unit(v, t, each ? unit : ""); };
+  const std::string tail = each || unit.empty() ? "" : " " + unit;
+  if (r.min && r.max) return num(*r.min) + ".." + num(*r.max) + tail;
+  if (r.min) return ">= " + num(*r.min) + tail;
+  if (r.max) return "<= " + num(*r.max) + tail;
   return "";
 }
 
@@ -206,7 +163,7 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
       if (v.is_number()) {
         d = v.get<double>();
       } else if (v.is_string()) {
-        auto parsed = parse_with_suffix(v.get<std::string>(), p.unit);
+        auto parsed = parse_quantity(v.get<std::string>(), p.unit);
         if (!parsed) {
           why = fmt::format("expects a number{}, got {}", p.unit.empty() ? "" : " in " + p.unit,
                             shown(v));
@@ -244,11 +201,13 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
         out = d;
       }
       if (r.min && d < *r.min) {
-        why = fmt::format("value {} is below the minimum ({})", shown(out), describe(r, p.type));
+        why = fmt::format("value {} is below the minimum ({})", with_unit(d, p.type, p.unit),
+                          describe(r, p.type, p.unit));
         return std::nullopt;
       }
       if (r.max && d > *r.max) {
-        why = fmt::format("value {} is above the maximum ({})", shown(out), describe(r, p.type));
+        why = fmt::format("value {} is above the maximum ({})", with_unit(d, p.type, p.unit),
+                          describe(r, p.type, p.unit));
         return std::nullopt;
       }
       break;
@@ -259,7 +218,7 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
       return c == out || (c.is_number() && out.is_number() && c.get<double>() == out.get<double>());
     });
     if (!ok) {
-      why = fmt::format("value {} is not {}", shown(out), describe(r, p.type));
+      why = fmt::format("value {} is not {}", shown(out), describe(r, p.type, p.unit));
       return std::nullopt;
     }
   }
@@ -313,7 +272,7 @@ Json ParamRegistry::declare(const std::string& instance_name, ParamType type, co
     // Structural code declared the same name twice: a model bug, not user input.
     throw std::logic_error("parameter declared twice: " + name);
   }
-  ParamInfo info{name, type, unit, desc, describe(r, type), def, def, "default"};
+  ParamInfo info{name, type, unit, desc, describe(r, type, unit), def, def, "default"};
   if (Override* o = lookup(name)) {
     std::string why;
     if (auto v = convert(info, o->value, r, why)) {

@@ -149,6 +149,17 @@ Json StatGroup::to_json(const sc_time& end) const {
   return j;
 }
 
+std::vector<StatMeta> StatGroup::catalogue() const {
+  std::vector<StatMeta> out;
+  for (const auto& c : counters_) out.push_back(c.meta);
+  for (const auto& b : busy_) out.push_back(b.meta);
+  for (const auto& f : flows_) out.push_back(f.meta);
+  for (const auto& o : occupancy_) out.push_back(o.meta);
+  for (const auto& h : histograms_) out.push_back(h.meta);
+  for (const auto& d : derived_) out.push_back(d.meta);
+  return out;
+}
+
 StatsRegistry& StatsRegistry::instance() {
   static StatsRegistry registry;
   return registry;

@@ -161,6 +161,8 @@ class StatGroup {
   // Whether a statistic of this name is registered (a sweep checks its stats before running).
   bool has(const std::string& name) const;
   Json to_json(const sc_core::sc_time& end) const;
+  // Every statistic's name, unit and description, in the order to_json writes them.
+  std::vector<StatMeta> catalogue() const;
 
  private:
   struct Derived {
@@ -194,6 +196,8 @@ class StatsRegistry {
   const StatGroup* find(const std::string& path) const;
   // Every live group, reported or detached (in no particular order).
   const std::vector<StatGroup*>& all_groups() const { return all_; }
+  // The reported groups, in registration order.
+  const std::vector<StatGroup*>& reported_groups() const { return groups_; }
   Json to_json(const sc_core::sc_time& end) const;
 
  private:
