@@ -160,6 +160,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace", ro.trace_path,
                   "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev)");
   run->add_flag("--quiet", ro.quiet, "print nothing but errors");
+  run->add_flag("--progress", ro.progress,
+                "print progress on standard error even when it is not a terminal (it is shown "
+                "on a terminal unless --quiet)");
 
   std::string params_scenario = "default";
   std::vector<std::string> params_sets;

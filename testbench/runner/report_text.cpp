@@ -84,6 +84,12 @@ void write_text_report(const Json& r, std::ostream& out) {
     out << fmt::format("Interrupted by {} at {}: the figures below cover the run up to then.\n",
                        r.value("interrupted_by", "a signal"), human_time(sim_ns));
   }
+  if (r.contains("stopped_at_ns") && r["stopped_at_ns"].is_number()) {
+    out << fmt::format(
+        "Stopped at {} (sim.stop_at) with work in progress: the figures below "
+        "cover exactly [0, {}].\n",
+        human_time(sim_ns), human_time(sim_ns));
+  }
 
   bool header = false;
   each_group(stats, "tlps_mwr", [&](const std::string& path, const Json& g) {

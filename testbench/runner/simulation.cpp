@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "testbench/runner/report_text.h"
+#include "testbench/runner/run_loop.h"
 #include "tlm/check/checker.h"
 #include "tlm/check/physical_limits.h"
 #include "tlm/common/errors.h"
@@ -88,6 +90,10 @@ Simulation::DropUnfinishedOutputs::~DropUnfinishedOutputs() {
 }
 
 Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
+  // --quiet prints nothing but errors: the kernel's warnings (W505 and the like) included.
+  if (opts.quiet) {
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  }
   // Output names first: a mistake there must not cost the user a model build to find out.
   if (!opts.report_path.empty() && opts.report_path != "-") {
     check_output_path("--report", opts.report_path);
@@ -104,9 +110,15 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   }
   for (const auto& s : opts.sets) params.set_from_assignment(s, opts.sets_source + " " + s);
   seed_ = opts.seed.value_or(scenario_.seed);
-  time_limit_ns_ = ParamScope("sim").real("time_limit", 0, "ns",
-                                          "stop the run at this simulated time (0: run until idle)",
-                                          Range::between(0, 1e15));
+  time_limit_ns_ = ParamScope("sim").real(
+      "time_limit", 0, "ns",
+      "a watchdog: fail the run if work is left at this simulated time (0: none)",
+      Range::between(0, 1e15));
+  stop_at_ns_ = ParamScope("sim").real(
+      "stop_at", 0, "ns",
+      "end the run cleanly at this simulated time and report exactly [0, stop_at] (0: run "
+      "until idle); work still in progress is not a failure",
+      Range::between(0, 1e15));
   try {
     model_ = build_model(scenario_.machine, scenario_.workload, seed_);
   } catch (const InputError& e) {
@@ -147,18 +159,10 @@ int Simulation::run(std::ostream& out) {
   TransactionTrace::instance().start();
   interrupt_->arm();
   const auto wall0 = std::chrono::steady_clock::now();
-  std::string kernel_error;
-  try {
-    if (time_limit_ns_ > 0) {
-      sc_core::sc_start(sc_core::sc_time(time_limit_ns_, sc_core::SC_NS));
-    } else {
-      sc_core::sc_start();
-    }
-  } catch (const sc_core::sc_report& r) {
-    kernel_error = r.what();
-  } catch (const std::exception& e) {
-    kernel_error = e.what();
-  }
+  const RunEnd ran = run_kernel({stop_at_ns_, time_limit_ns_}, *interrupt_,
+                                opts_.progress || (!opts_.quiet && isatty(STDERR_FILENO)));
+  const std::string& kernel_error = ran.kernel_error;
+  CheckRegistry::instance().set_stopped_with_work_left(ran.stopped_at);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const sc_core::sc_time end = sc_core::sc_time_stamp();
@@ -169,7 +173,8 @@ int Simulation::run(std::ostream& out) {
     checks.fail("simulation kernel: no error or exception", "kernel", kernel_error);
   }
   Json unfinished = Json::array();
-  if (checks.ok() && stop_signal == 0) {  // interrupted firmware is unfinished, not stuck
+  // Interrupted firmware, or firmware cut off by a clean stop, is unfinished, not stuck.
+  if (checks.ok() && stop_signal == 0 && !ran.stopped_at) {
     for (const Core* c : model_->cores()) {
       if (c->has_firmware() && !c->finished()) {
         unfinished.push_back(fmt::format("{} ({})", c->name(), describe(c->state())));
@@ -207,6 +212,7 @@ int Simulation::run(std::ostream& out) {
                  : checks.ok() ? "passed"
                                : "failed"},
       {"interrupted", stop_signal != 0},
+      {"stopped_at_ns", ran.stopped_at ? Json(end.to_seconds() * 1e9) : Json(nullptr)},
       {"simulated_time_ns", end.to_seconds() * 1e9},
       {"results", std::move(results)},
       {"checks", checks.to_json()},

@@ -23,6 +23,7 @@ struct RunOptions {
   std::string report_path, vcd_path, trace_path;  // report "-": the JSON on standard output
   std::string link_csv_path;                      // per-link utilisation (torus machines)
   bool quiet = false;
+  bool progress = false;  // a progress line on standard error even when it is not a terminal
 };
 
 // Exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it).
@@ -55,7 +56,7 @@ class Simulation {
   RunOptions opts_;
   Scenario scenario_;
   uint64_t seed_;
-  double time_limit_ns_ = 0;
+  double time_limit_ns_ = 0, stop_at_ns_ = 0;
   std::unique_ptr<Model> model_;
   std::unique_ptr<ThreadReaper> reaper_;
   std::unique_ptr<RunInterrupt> interrupt_;

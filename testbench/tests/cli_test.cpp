@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "testbench/runner/run_loop.h"
 #include "testbench/support/cli_run.h"
 #include "testbench/sweep/external_command.h"
 
@@ -415,4 +416,41 @@ TEST(Cli, InternalSweepTaskIsNotInTheHelp) {
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.output.find("sweep-task"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("stats"), std::string::npos) << r.output;
+}
+
+TEST(Cli, StopAtEndsTheRunCleanlyWithAReportOverExactlyThatWindow) {
+  const std::string report = tmp("stop.json");
+  auto r = hybridsim("run torus_ami --quiet --set sim.stop_at=5us --report " + report);
+  EXPECT_EQ(r.code, 0) << r.output;
+  const Json j = read_json(report);
+  EXPECT_EQ(j["status"], "passed");
+  EXPECT_DOUBLE_EQ(j["simulated_time_ns"].get<double>(), 5000);
+  EXPECT_DOUBLE_EQ(j["stopped_at_ns"].get<double>(), 5000);
+  // The watchdog is not a clean stop: work left at it is a failure.
+  EXPECT_EQ(hybridsim("run torus_ami --quiet --set sim.time_limit=5us").code, 1);
+  // A run that finishes on its own was not stopped.
+  ASSERT_EQ(hybridsim("run torus_pingpong --quiet --report " + tmp("a.json")).code, 0);
+  EXPECT_TRUE(read_json(tmp("a.json"))["stopped_at_ns"].is_null());
+}
+
+// Running in slices to print progress never changes what the model does.
+TEST(Cli, ProgressSlicesLeaveTheResultsUnchanged) {
+  auto plain = hybridsim("run torus_ami --quiet --report " + tmp("plain.json"));
+  auto sliced = hybridsim("run torus_ami --quiet --progress --report " + tmp("sliced.json"));
+  ASSERT_EQ(plain.code, 0) << plain.output;
+  ASSERT_EQ(sliced.code, 0) << sliced.output;
+  Json a = read_json(tmp("plain.json")), b = read_json(tmp("sliced.json"));
+  EXPECT_EQ(a["simulated_time_ns"], b["simulated_time_ns"]);
+  EXPECT_EQ(a["stats"], b["stats"]);
+  EXPECT_EQ(a["results"], b["results"]);
+  EXPECT_NE(sliced.output.find("simulated"), std::string::npos) << "a progress line";
+}
+
+TEST(Cli, ProgressLineShowsSimulatedTimeWallRateAndEta) {
+  const std::string line = hs::runner::progress_line(2000, 4.0, 1.5e6, 10000);
+  EXPECT_NE(line.find("simulated 2.000 us"), std::string::npos) << line;
+  EXPECT_NE(line.find("wall 4.0 s"), std::string::npos) << line;
+  EXPECT_NE(line.find("1.5e+06 delta cycles/s"), std::string::npos) << line;
+  EXPECT_NE(line.find("ETA 16 s"), std::string::npos) << line;
+  EXPECT_EQ(hs::runner::progress_line(2000, 4.0, 1e6, 0).find("ETA"), std::string::npos);
 }

@@ -37,6 +37,10 @@ class CheckRegistry {
   }
 
   bool ok() const { return violations_.empty(); }
+  // A run stopped cleanly at a fixed time (sim.stop_at) with work in progress: checks that
+  // need the work to be finished (every packet delivered, every firmware done) do not apply.
+  void set_stopped_with_work_left(bool s) { stopped_with_work_left_ = s; }
+  bool stopped_with_work_left() const { return stopped_with_work_left_; }
   const std::vector<Violation>& violations() const { return violations_; }
   // Names of the checks that failed, in order of first failure, each once.
   std::vector<std::string> failed_checks() const;
@@ -47,6 +51,7 @@ class CheckRegistry {
  private:
   std::vector<Violation> violations_;
   std::map<std::string, Check> checks_;  // map nodes never move: references stay valid
+  bool stopped_with_work_left_ = false;
 };
 
 // Evaluates `cond` as one evaluation of `check` (a Check&); on failure records it against

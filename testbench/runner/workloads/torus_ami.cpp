@@ -268,7 +268,9 @@ void install_torus_ami(TorusModel& m, uint64_t seed) {
       }
     }
     const bool data_ok = ran && out_r->bad_messages == 0;
-    if (!data_ok) {
+    // A clean stop (sim.stop_at) may cut the stream short; wrong data is wrong at any time.
+    const bool cut = !ran && CheckRegistry::instance().stopped_with_work_left();
+    if (!data_ok && !cut) {
       CheckRegistry::instance().fail("AMI stream: every message received intact", "ami_stream",
                                      ran ? fmt::format("{} message(s) received wrong: {}",
                                                        out_r->bad_messages, out_r->first_error)

@@ -149,7 +149,8 @@ void install_torus_pingpong(TorusModel& m, uint64_t seed) {
     const bool b_ok = got == pattern_a;
     na->dram->peek(cfg.recv_buf, got.data(), cfg.bytes);
     const bool a_ok = got == pattern_b;
-    if (!a_ok || !b_ok) {
+    // A clean stop (sim.stop_at) may end the run before the data has arrived.
+    if ((!a_ok || !b_ok) && !CheckRegistry::instance().stopped_with_work_left()) {
       CheckRegistry::instance().fail(
           "DCMF ping-pong: received data equals what was sent", "pingpong",
           fmt::format("received data differs from what was sent (at node A: {}, at "
