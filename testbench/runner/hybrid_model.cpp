@@ -7,26 +7,15 @@
 #include "sw/slmpm/shared_memory.h"
 #include "testbench/runner/hybrid_model.h"
 #include "testbench/runner/torus_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
+#include "tlm/common/spelling.h"
 #include "tlm/payload/extensions.h"
 
 namespace hs::runner {
 
 namespace {
-
-using Installer = std::function<void(HybridModel&, uint64_t)>;
-const std::map<std::string, Installer>& hybrid_workloads() {
-  static const std::map<std::string, Installer> w = {
-      {"cell_dma", install_cell_dma},
-      {"dma_transfers", install_dma_transfers},
-      {"hybrid_demo", install_hybrid_demo},
-      {"mirrored_counters", install_mirrored_counters},
-      {"pcie_stream", install_pcie_stream},
-      {"pin_dma_unpin", install_pin_dma_unpin},
-      {"slmpm_messages", install_slmpm_messages}};
-  return w;
-}
 
 // In any scenario, no read that crosses a link (an MRd arriving from the other side) may touch
 // SLMPM ring data or a mirrored counter copy: those are only ever written across a link.
@@ -74,46 +63,41 @@ HybridModel::HybridModel() : node("node0") {
   arm_no_remote_reads_checker(node);
 }
 
-using TorusInstaller = std::function<void(TorusModel&, uint64_t)>;
-const std::map<std::string, TorusInstaller>& torus_workloads() {
-  static const std::map<std::string, TorusInstaller> w = {
-      {"torus_pingpong", install_torus_pingpong},
-      {"torus_traffic", install_torus_traffic},
-      {"torus_ami", install_torus_ami}};
-  return w;
-}
-
-template <class Map>
-std::string names(const Map& m) {
-  std::string s;
-  for (const auto& [name, _] : m) s += (s.empty() ? "" : ", ") + name;
-  return s;
-}
-
-template <class M, class Map>
-std::unique_ptr<Model> build(const Map& workloads, const char* machine, const std::string& workload,
-                             uint64_t seed) {
-  auto it = workloads.find(workload);
-  if (it == workloads.end()) {
-    throw InputError(fmt::format("unknown workload '{}' for machine {} (workloads: {})", workload,
-                                 machine, names(workloads)));
-  }
-  auto m = std::make_unique<M>();
-  it->second(*m, seed);
-  return m;
-}
-
 std::unique_ptr<Model> build_model(const std::string& machine, const std::string& workload,
                                    uint64_t seed) {
-  if (machine == "hybrid") return build<HybridModel>(hybrid_workloads(), "hybrid", workload, seed);
-  if (machine == "torus") return build<TorusModel>(torus_workloads(), "torus", workload, seed);
-  throw InputError(fmt::format("unknown machine '{}' (machines: hybrid, torus)", machine));
+  std::unique_ptr<Model> m;
+  if (machine != HybridModel::kMachine && machine != TorusModel::kMachine) {
+    throw InputError(fmt::format("unknown machine '{}' (machines: hybrid, torus)", machine));
+  }
+  const WorkloadInfo* w = find_workload(workload);
+  if (!w || w->machine != machine) {
+    std::vector<std::string> names;
+    std::string listed;
+    for (const auto& k : workloads()) {
+      if (k.machine != machine) continue;
+      names.push_back(k.name);
+      listed += (listed.empty() ? "" : ", ") + k.name;
+    }
+    const std::string guess = closest(workload, names);
+    throw InputError(fmt::format("unknown workload '{}' for machine {}{} (workloads: {})", workload,
+                                 machine,
+                                 w ? fmt::format(": it runs on the {} machine", w->machine)
+                                 : guess.empty() ? ""
+                                                 : fmt::format("; did you mean '{}'?", guess),
+                                 listed));
+  }
+  if (machine == HybridModel::kMachine) {
+    m = std::make_unique<HybridModel>();
+  } else {
+    m = std::make_unique<TorusModel>();
+  }
+  w->install(*m, seed);
+  return m;
 }
 
 std::vector<std::string> known_workloads() {
   std::string hybrid = "hybrid:", torus = "torus:";
-  for (const auto& [name, _] : hybrid_workloads()) hybrid += " " + name;
-  for (const auto& [name, _] : torus_workloads()) torus += " " + name;
+  for (const auto& w : workloads()) (w.machine == "hybrid" ? hybrid : torus) += " " + w.name;
   return {hybrid, torus};
 }
 

@@ -1,5 +1,5 @@
-// The hybrid node as a runnable model, and the workloads that install firmware on it. Each
-// workload lives in its own file under workloads/; build_model() picks one by name.
+// The hybrid node as a runnable model. Its workloads are in workloads/, one file each
+// (workload_registry.h); build_model() builds the machine a scenario names and installs one.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -14,6 +14,7 @@ namespace hs::runner {
 class HybridModel : public Model {
  public:
   // Builds node0 and arms the checkers that hold in every hybrid scenario.
+  static constexpr const char* kMachine = "hybrid";
   HybridModel();
   std::vector<Core*> cores() const override { return node.cores(); }
   nlohmann::json workload_results() const override {
@@ -28,16 +29,5 @@ class HybridModel : public Model {
 // SLMPM's shared-memory regions of accelerators [0, accelerators): a region per accelerator
 // in host DRAM and one in each accelerator's DRAM (sw/slmpm/shared_memory.h).
 void require_slmpm_regions(const HybridModel& m, int accelerators);
-
-// Each declares its workload.* parameters, installs firmware on the node's cores, and sets
-// `results` (with any post-run checks). Bad workload parameters, and memories too small for
-// what the workload places in them, throw InputError.
-void install_hybrid_demo(HybridModel& m, uint64_t seed);
-void install_pcie_stream(HybridModel& m, uint64_t seed);
-void install_cell_dma(HybridModel& m, uint64_t seed);
-void install_mirrored_counters(HybridModel& m, uint64_t seed);
-void install_pin_dma_unpin(HybridModel& m, uint64_t seed);
-void install_dma_transfers(HybridModel& m, uint64_t seed);
-void install_slmpm_messages(HybridModel& m, uint64_t seed);
 
 }  // namespace hs::runner

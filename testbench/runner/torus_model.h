@@ -17,6 +17,7 @@ namespace hs::runner {
 
 class TorusModel : public Model {
  public:
+  static constexpr const char* kMachine = "torus";
   TorusModel() : machine("torus"), checkers(machine), links(*machine.network) {}
   std::vector<Core*> cores() const override { return machine.cores(); }
   // The workload's figures, then link utilisation by direction over the links' window.
@@ -39,9 +40,5 @@ int node_at_distance(const torus::TorusShape& s, int hops);
 // or reception FIFOs than `who` programs, and, when it receives by memory FIFO, packets whose
 // payload would not fit a reception FIFO slot.
 void require_dma_fifos(TorusModel& m, int injection, int reception, const std::string& who);
-
-void install_torus_pingpong(TorusModel& m, uint64_t seed);
-void install_torus_ami(TorusModel& m, uint64_t seed);
-void install_torus_traffic(TorusModel& m, uint64_t seed);
 
 }  // namespace hs::runner

@@ -454,3 +454,18 @@ TEST(Cli, ProgressLineShowsSimulatedTimeWallRateAndEta) {
   EXPECT_NE(line.find("ETA 16 s"), std::string::npos) << line;
   EXPECT_EQ(hs::runner::progress_line(2000, 4.0, 1e6, 0).find("ETA"), std::string::npos);
 }
+
+// Workloads register themselves: a misspelt one gets a suggestion, one on the wrong machine
+// says which machine it runs on.
+TEST(Cli, WorkloadNamesAreCheckedAgainstTheRegistry) {
+  const std::string wrong_machine = hs::testing::write_temp_file(
+      "wrong.json", R"({"machine": "hybrid", "workload": "torus_traffic"})");
+  auto r = hybridsim("run " + wrong_machine);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("it runs on the torus machine"), std::string::npos) << r.output;
+  const std::string misspelt = hs::testing::write_temp_file(
+      "misspelt.json", R"({"machine": "torus", "workload": "torus_trafic"})");
+  r = hybridsim("run " + misspelt);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("did you mean 'torus_traffic'?"), std::string::npos) << r.output;
+}

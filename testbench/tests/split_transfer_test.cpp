@@ -7,6 +7,7 @@
 
 #include "sw/dcmf/messenger.h"
 #include "testbench/runner/torus_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "testbench/support/node_fixture.h"
 #include "testbench/support/scenario_run.h"
 #include "tlm/kernel/now.h"
@@ -60,7 +61,7 @@ struct SplitRun {
     for (const auto& [k, v] : extra) set_param(k, v);
     static runner::TorusModel m;
     model = &m;
-    runner::install_torus_pingpong(m, 1);
+    runner::find_workload("torus_pingpong")->install(m, 1);
     ParamRegistry::instance().finalize();
     m.machine.node(0).dma->observe_injection([this](const tdma::InjectionEvent& e) {
       Sent s{hs::now().to_seconds() * 1e9,

@@ -9,6 +9,7 @@
 #include "sw/apps/cell_dma.h"
 #include "testbench/runner/hybrid_model.h"
 #include "testbench/runner/stream_meter.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
@@ -112,7 +113,9 @@ std::vector<Stream> streams(const Workload& w) {
 
 }  // namespace
 
-void install_cell_dma(HybridModel& m, uint64_t) {
+HYBRIDSIM_WORKLOAD(
+    cell_dma, HybridModel,
+    "SPEs stream between local stores, or to DRAM, across the EIB: steady-state bandwidth") {
   const Workload w = declare();
   auto& acc = *m.node.accelerators[0];
   validate(w, acc.spes.size());

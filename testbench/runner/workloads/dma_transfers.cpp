@@ -10,6 +10,7 @@
 #include "sw/apps/transfer_demo.h"
 #include "sw/slmpm/shared_memory.h"
 #include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
@@ -17,7 +18,8 @@
 
 namespace hs::runner {
 
-void install_dma_transfers(HybridModel& m, uint64_t) {
+HYBRIDSIM_WORKLOAD(dma_transfers, HybridModel,
+                   "SLMPM DMA transfers through the registration cache (or the OS every time)") {
   namespace demo = fw::transfer_demo;
   ParamScope p("workload");
   demo::Config cfg;

@@ -6,12 +6,15 @@
 
 #include "sw/apps/hybrid_demo.h"
 #include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
 namespace hs::runner {
 
-void install_hybrid_demo(HybridModel& m, uint64_t seed) {
+HYBRIDSIM_WORKLOAD(
+    hybrid_demo, HybridModel,
+    "the host streams to an accelerator, SPEs transform and write back, every byte checked") {
   ParamScope p("workload");
   const int n_acc = static_cast<int>(m.node.accelerators.size());
   const int host_cores = static_cast<int>(m.node.host->core_list.size());

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
@@ -15,7 +16,8 @@ namespace hs::runner {
 // Mirrored packet counters between host core a and accelerator a's PPE, both
 // directions at once, with post-run checks: no MRd TLP in mirrored mode, mirrors equal their
 // sources, every counter copy equal to its owner's value.
-void install_mirrored_counters(HybridModel& m, uint64_t seed) {
+HYBRIDSIM_WORKLOAD(mirrored_counters, HybridModel,
+                   "host and PPE mirror tracked values through rings (mirrored or baseline)") {
   namespace shm = fw::slmpm::shm;
   ParamScope p("workload");
   const int n_acc = static_cast<int>(m.node.accelerators.size());

@@ -5,12 +5,14 @@
 
 #include "sw/apps/pcie_stream.h"
 #include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
 namespace hs::runner {
 
-void install_pcie_stream(HybridModel& m, uint64_t) {
+HYBRIDSIM_WORKLOAD(pcie_stream, HybridModel,
+                   "eight SPEs stream between their local stores and host memory across PCIe") {
   ParamScope p("workload");
   fw::stream::Config cfg;
   cfg.bytes_per_spe = static_cast<uint64_t>(p.integer(

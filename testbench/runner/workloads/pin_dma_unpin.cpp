@@ -6,6 +6,7 @@
 #include <memory>
 #include <tuple>
 #include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
@@ -28,7 +29,8 @@ constexpr const char* kReuseIntact = "pin/DMA/unpin: data written into an unpinn
 // DMA engine (engine 0); application 1 on accelerator 0's PPE feeding its engine (engine 1),
 // its control block in host memory across PCIe. Checkers: no engine write into a region
 // after its unpin; completion sequence numbers in order per engine; P's new data intact.
-void install_pin_dma_unpin(HybridModel& m, uint64_t seed) {
+HYBRIDSIM_WORKLOAD(pin_dma_unpin, HybridModel,
+                   "two applications DMA into pinned host regions while one region is unpinned") {
   namespace pdu = fw::pdu;
   namespace demo = fw::pdu_demo;
   ParamScope p("workload");

@@ -6,13 +6,15 @@
 
 #include "sw/apps/messages_demo.h"
 #include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
 namespace hs::runner {
 
-void install_slmpm_messages(HybridModel& m, uint64_t seed) {
+HYBRIDSIM_WORKLOAD(slmpm_messages, HybridModel,
+                   "SLMPM send, put and get of 16 B to 256 KiB, each message's mode selected") {
   namespace demo = fw::messages_demo;
   ParamScope p("workload");
   demo::Config cfg;

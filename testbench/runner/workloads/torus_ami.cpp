@@ -11,6 +11,7 @@
 #include "sw/apps/ami_stream.h"
 #include "testbench/checkers/ami_checker.h"
 #include "testbench/runner/torus_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
@@ -85,7 +86,8 @@ ami::AmiConfig declare_ami(double core_hz) {
 
 }  // namespace
 
-void install_torus_ami(TorusModel& m, uint64_t seed) {
+HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
+                   "AMI eager SEND the receiver can STOP, between two torus nodes") {
   ParamScope p("workload");
   const auto& shape = m.machine.shape();
   const auto hops = static_cast<int>(

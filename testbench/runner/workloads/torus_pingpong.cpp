@@ -7,6 +7,7 @@
 #include "hw/torus/dma/torus_dma_interface.h"
 #include "sw/apps/torus_pingpong.h"
 #include "testbench/runner/torus_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
@@ -48,7 +49,8 @@ void require_dma_fifos(TorusModel& m, int injection, int reception, const std::s
   }
 }
 
-void install_torus_pingpong(TorusModel& m, uint64_t seed) {
+HYBRIDSIM_WORKLOAD(torus_pingpong, TorusModel,
+                   "ping-pong between two torus nodes: eager, rendezvous or the split transfer") {
   ParamScope p("workload");
   fw::pingpong::Config cfg;
   const auto& shape = m.machine.shape();

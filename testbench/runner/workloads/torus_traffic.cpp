@@ -5,13 +5,15 @@
 
 #include "hw/torus/network/traffic_generator.h"
 #include "testbench/runner/torus_model.h"
+#include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
 namespace hs::runner {
 
-void install_torus_traffic(TorusModel& m, uint64_t seed) {
+HYBRIDSIM_WORKLOAD(torus_traffic, TorusModel,
+                   "synthetic packets from every node in a traffic pattern at an offered load") {
   ParamScope p("workload");
   torus::TrafficConfig cfg;
   std::vector<std::string> names;
