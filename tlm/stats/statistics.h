@@ -7,8 +7,8 @@
 // busy time is at most all the time; a wire's bytes within its line rate, a memory port's
 // within its bandwidth); tlm/check/physical_limits.h checks them at the end of every run.
 #pragma once
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <iterator>
 #include <memory>
