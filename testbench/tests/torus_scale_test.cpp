@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/torus/dma/torus_dma_interface.h"
 #include "hw/torus/node/torus_machine.h"
 #include "testbench/support/node_fixture.h"
 #include "tlm/common/errors.h"
@@ -70,6 +71,17 @@ TEST(TorusScale, AnAxisBeyond128IsRefusedByName) {
   const std::string e = finalize_error();
   EXPECT_NE(e.find("torus.network.z"), std::string::npos) << e;
   EXPECT_NE(e.find("128"), std::string::npos) << e;
+}
+
+// A reception FIFO entry names the node that sent it, up to the last node of the largest torus.
+TEST(TorusScale, FifoEntriesNameEverySourceNode) {
+  const torus::TorusShape largest(128, 128, 128, true);
+  const auto last = static_cast<uint32_t>(largest.nodes() - 1);
+  torus::dma::FifoEntryHeader h{};
+  h.src = last;
+  h.payload = 256;  // a full packet's payload
+  EXPECT_EQ(h.src, last);
+  EXPECT_EQ(h.payload, 256u);
 }
 
 // Only firmware needs a thread: the DMA engines of idle nodes and of the node that sends are
