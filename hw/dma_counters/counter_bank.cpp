@@ -4,14 +4,18 @@ namespace hs::counters {
 
 CounterBankState::CounterBankState(const BankShape& shape)
     : shape_(shape),
-      value_(shape.counters(), kResetValue),
-      base_(shape.counters(), 0),
-      max_(shape.counters(), 0),
       enabled_(shape.groups, 0),
       hit_zero_(shape.groups, 0),
       underflow_(shape.groups, 0),
       bounds_(shape.groups, 0),
       irq_enable_(shape.groups, 0) {}
+
+void CounterBankState::materialize() {
+  if (!value_.empty()) return;
+  value_.assign(shape_.counters(), kResetValue);
+  base_.assign(shape_.counters(), 0);
+  max_.assign(shape_.counters(), 0);
+}
 
 uint32_t CounterBankState::group_status(uint32_t g) const {
   const uint64_t live = hit_zero_[g] & enabled_[g];
@@ -68,13 +72,13 @@ bool CounterBankState::read(uint32_t offset, unsigned width, uint64_t& v) const 
     const uint32_t c = offset / kCounterStride;
     switch (offset % kCounterStride) {
       case kValue:
-        v = value_[c];
+        v = value(c);
         break;
       case kBase:
-        v = base_[c];
+        v = base_address(c) >> 4;
         break;
       default:  // kMax
-        v = max_[c];
+        v = max_address(c) >> 4;
         break;
     }
     return true;
@@ -108,6 +112,7 @@ bool CounterBankState::write(uint32_t offset, uint64_t v, unsigned width) {
   if (offset < kGroupBase) {
     const uint32_t c = offset / kCounterStride;
     const auto v32 = static_cast<uint32_t>(v);
+    materialize();
     switch (offset % kCounterStride) {
       case kValue:
         value_[c] = v32;
@@ -159,6 +164,7 @@ DecrementResult CounterBankState::decrement(uint32_t c, uint32_t bytes, bool che
     r.out_of_bounds = true;
     return r;
   }
+  materialize();
   if (bytes > value_[c]) {
     value_[c] = 0;
     set(underflow_, c);

@@ -60,9 +60,11 @@ class CounterBankState {
   DecrementResult decrement(uint32_t counter, uint32_t bytes, bool check_bounds = false,
                             uint64_t addr = 0, uint32_t len = 0);
 
-  uint32_t value(uint32_t c) const { return value_[c]; }
-  uint64_t base_address(uint32_t c) const { return uint64_t{base_[c]} << 4; }
-  uint64_t max_address(uint32_t c) const { return (uint64_t{max_[c]} << 4) + 15; }
+  uint32_t value(uint32_t c) const { return value_.empty() ? kResetValue : value_[c]; }
+  uint64_t base_address(uint32_t c) const { return uint64_t{base_.empty() ? 0 : base_[c]} << 4; }
+  uint64_t max_address(uint32_t c) const {
+    return (uint64_t{max_.empty() ? 0 : max_[c]} << 4) + 15;
+  }
   bool hit_zero(uint32_t c) const { return bit(hit_zero_, c); }
   bool enabled(uint32_t c) const { return bit(enabled_, c); }
   bool underflow(uint32_t c) const { return bit(underflow_, c); }
@@ -82,6 +84,9 @@ class CounterBankState {
     return shape_.per_group == 64 ? ~uint64_t{0} : (uint64_t{1} << shape_.per_group) - 1;
   }
 
+  // The per-counter registers exist from the first write or decrement; until then every
+  // counter holds its reset values (a large machine's idle banks cost no storage).
+  void materialize();
   BankShape shape_;
   std::vector<uint32_t> value_, base_, max_;
   std::vector<uint64_t> enabled_, hit_zero_, underflow_, bounds_;  // per group

@@ -16,7 +16,9 @@
 //   validation          the model beside published measurements of the real machines
 //                       (validation_cases.h)
 //   torus_*             the torus machine (torus_cases.h): link efficiency, latency vs hops,
-//                       load sweep, protocol latency vs message size, speed, scale
+//                       load sweep, protocol latency vs message size, speed
+//   torus_scale         machine sizes up to 72x32x32: elaboration, run, memory per node, with
+//                       targets (torus_scale_case.h)
 // Usage: hybridsim-bench [--out FILE.json] [CASE...]
 
 #include <fmt/format.h>
@@ -38,6 +40,7 @@
 #include "testbench/bench/ami_cases.h"
 #include "testbench/bench/sweep_cases.h"
 #include "testbench/bench/torus_cases.h"
+#include "testbench/bench/torus_scale_case.h"
 #include "testbench/bench/validation_cases.h"
 #include "testbench/support/child_process.h"
 #include "testbench/support/scenario_run.h"
@@ -262,6 +265,8 @@ Json run_case(const std::string& name) {
   if (name == "unpin_latency") return unpin_latency();
   Json torus = hs::bench::run_torus_case(name);
   if (!torus.is_null()) return torus;
+  Json torus_scale = hs::bench::run_torus_scale_case(name);
+  if (!torus_scale.is_null()) return torus_scale;
   Json ami = hs::bench::run_ami_case(name);
   if (!ami.is_null()) return ami;
   Json sweep = hs::bench::run_sweep_case(name);
@@ -278,6 +283,7 @@ int sc_main(int argc, char* argv[]) {
                                     "dma_engine_stream",  "default",           "pcie_accuracy",
                                     "registration_cache", "mirrored_counters", "unpin_latency"};
   for (const auto& c : hs::bench::torus_cases()) known.push_back(c);
+  known.push_back("torus_scale");
   known.push_back("ami_message_sizes");
   known.push_back("sweep_overhead");
   for (const auto& c : hs::bench::validation_cases()) known.push_back(c);
@@ -406,10 +412,12 @@ int sc_main(int argc, char* argv[]) {
     }
   }
   hs::bench::print_torus_summary(all);
+  hs::bench::print_torus_scale_summary(all);
   hs::bench::print_ami_summary(all);
   hs::bench::print_sweep_summary(all);
   hs::bench::print_validation_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
-  // A validation row whose scenario failed is a broken command in the README's table.
-  return hs::bench::validation_failed(all) ? 1 : 0;
+  // A validation row whose scenario failed is a broken command in the README's table; a
+  // machine size that misses its scale target fails too.
+  return hs::bench::validation_failed(all) || hs::bench::torus_scale_failed(all) ? 1 : 0;
 }

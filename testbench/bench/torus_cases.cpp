@@ -132,24 +132,6 @@ Json speed() {
   return best;
 }
 
-Json scale() {
-  Json rows = Json::array();
-  for (int k : {8, 16, 24}) {
-    const std::string s = std::to_string(k);
-    const Json r = run_scenario(
-        "torus_traffic", {"torus.network.x=" + s, "torus.network.y=" + s, "torus.network.z=" + s,
-                          "workload.warmup=1000", "workload.duration=3000"});
-    const double rss = r.contains("run") ? r["run"]["peak_rss_MiB"].get<double>() : 0;
-    rows.push_back({{"torus", fmt::format("{0}x{0}x{0}", k)},
-                    {"nodes", k * k * k},
-                    {"status", r.value("status", r.value("error", std::string("?")))},
-                    {"peak_rss_MiB", rss},
-                    {"KiB_per_node", rss * 1024 / (k * k * k)},
-                    {"wall_seconds", r.contains("run") ? r["run"]["wall_seconds"] : Json(0)}});
-  }
-  return {{"rows", rows}};
-}
-
 double wall_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -267,9 +249,9 @@ Json rtl_counters() {
 }  // namespace
 
 const std::vector<std::string>& torus_cases() {
-  static const std::vector<std::string> c = {
-      "torus_link_efficiency", "torus_hop_latency", "torus_load_sweep",  "torus_message_sizes",
-      "torus_speed",           "torus_scale",       "torus_rtl_counters"};
+  static const std::vector<std::string> c = {"torus_link_efficiency", "torus_hop_latency",
+                                             "torus_load_sweep",      "torus_message_sizes",
+                                             "torus_speed",           "torus_rtl_counters"};
   return c;
 }
 
@@ -279,7 +261,6 @@ Json run_torus_case(const std::string& name) {
   if (name == "torus_load_sweep") return load_sweep();
   if (name == "torus_message_sizes") return message_sizes();
   if (name == "torus_speed") return speed();
-  if (name == "torus_scale") return scale();
   if (name == "torus_rtl_counters") return rtl_counters();
   return Json();
 }
@@ -340,14 +321,6 @@ void print_torus_summary(const Json& all) {
         "RTL counter block alone: %.0f edges / wall s (decrement + register access + "
         "lookup each)\n",
         j["rtl_block_alone"]["edges_per_wall_second"].get<double>());
-  }
-  if (all.contains("torus_scale")) {
-    for (const auto& row : all["torus_scale"]["rows"]) {
-      std::printf("%-9s %6d nodes: %s, peak RSS %.0f MiB (%.0f KiB per node)\n",
-                  row["torus"].get<std::string>().c_str(), row["nodes"].get<int>(),
-                  row["status"].get<std::string>().c_str(), row["peak_rss_MiB"].get<double>(),
-                  row["KiB_per_node"].get<double>());
-    }
   }
 }
 

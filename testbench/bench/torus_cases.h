@@ -1,6 +1,7 @@
 // Torus machine benchmark cases (model accuracy against analytic limits, protocol latency
-// versus message size, simulation speed and scale). Each case runs its scenarios in child
-// processes and returns its figures as JSON; print_torus_summary writes the readable lines.
+// versus message size, simulation speed; scale has its own case, torus_scale_case.h). Each case
+// runs its scenarios in child processes and returns its figures as JSON; print_torus_summary writes
+// the readable lines.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <map>
 
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
@@ -12,6 +13,18 @@
 namespace hs {
 
 using sc_core::sc_time;
+
+namespace {
+std::shared_ptr<const std::vector<sc_time>> transfer_table(double bytes_per_second) {
+  static std::map<double, std::weak_ptr<const std::vector<sc_time>>> tables;
+  auto& slot = tables[bytes_per_second];
+  if (auto t = slot.lock()) return t;
+  auto t = std::make_shared<std::vector<sc_time>>(513);
+  for (size_t n = 0; n < t->size(); ++n) (*t)[n] = transfer_time(n, bytes_per_second);
+  slot = t;
+  return t;
+}
+}  // namespace
 
 Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
     : sc_module(name),
@@ -35,10 +48,7 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
                              Range::between(0.001, 10000)) *
                       1e9;
   // Port time of the common short accesses, looked up rather than computed per access.
-  xfer_by_length_.resize(513);
-  for (size_t n = 0; n < xfer_by_length_.size(); ++n) {
-    xfer_by_length_[n] = transfer_time(n, bytes_per_second_);
-  }
+  xfer_by_length_ = transfer_table(bytes_per_second_);
   storage_ = SparseStorage(size_);
   socket.register_b_transport(this, &Memory::b_transport);
   socket.register_transport_dbg(this, &Memory::transport_dbg);
@@ -87,8 +97,8 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     return;
   }
   const uint64_t len = gp.get_data_length();
-  const sc_time xfer =
-      len < xfer_by_length_.size() ? xfer_by_length_[len] : transfer_time(len, bytes_per_second_);
+  const sc_time xfer = len < xfer_by_length_->size() ? (*xfer_by_length_)[len]
+                                                     : transfer_time(len, bytes_per_second_);
   const sc_time now = hs::now();
   const sc_time start = port_.reserve(now + delay, xfer);
   busy_.add(start, start + xfer);

@@ -5,6 +5,7 @@
 #pragma once
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -58,7 +59,9 @@ class Memory : public sc_core::sc_module {
   std::string size_param_;
   sc_core::sc_time latency_;
   double bytes_per_second_;
-  std::vector<sc_core::sc_time> xfer_by_length_;  // port time of accesses up to 512 B
+  // Port time of accesses up to 512 B, shared by every memory of the same bandwidth (the
+  // nodes of a large machine).
+  std::shared_ptr<const std::vector<sc_core::sc_time>> xfer_by_length_;
   SparseStorage storage_;
   struct Watch {
     uint64_t lo, hi;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "tlm/common/errors.h"
 #include "tlm/kernel/now.h"
@@ -10,6 +12,13 @@
 namespace hs {
 
 using sc_core::sc_time;
+
+const std::string& StatMeta::intern(const std::string& text) {
+  static std::mutex m;
+  static std::unordered_set<std::string> texts;  // nodes never move: references stay valid
+  std::lock_guard<std::mutex> lock(m);
+  return *texts.insert(text).first;
+}
 
 void BusyTime::add(const sc_time& duration) {
   const sc_time& end = hs::now();
@@ -129,7 +138,7 @@ Histogram& StatGroup::histogram(const std::string& name, const std::string& unit
 
 void StatGroup::derived(const std::string& name, const std::string& unit, const std::string& desc,
                         std::function<double()> fn) {
-  derived_.push_back({StatMeta{name, unit, desc}, std::move(fn)});
+  derived_.emplace_back(Derived{StatMeta{name, unit, desc}, std::move(fn)});
 }
 
 Json StatGroup::to_json(const sc_time& end) const {

@@ -7,12 +7,15 @@
 // busy time is at most all the time; a wire's bytes within its line rate, a memory port's
 // within its bandwidth); tlm/check/physical_limits.h checks them at the end of every run.
 #pragma once
+#include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
+#include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "tlm/stats/windowed_total.h"
@@ -21,8 +24,56 @@ namespace hs {
 
 using Json = nlohmann::json;
 
+// A statistic's name, unit and description. The texts are interned: the tens of thousands of
+// replicated components of a large machine share one copy of each.
 struct StatMeta {
-  std::string name, unit, description;
+  StatMeta(const std::string& n, const std::string& u, const std::string& d)
+      : name(intern(n)), unit(intern(u)), description(intern(d)) {}
+  const std::string& name;
+  const std::string& unit;
+  const std::string& description;
+
+ private:
+  static const std::string& intern(const std::string& text);
+};
+
+// The statistics of one kind in a group: references handed out stay valid as more are added,
+// and a group with none of a kind costs one empty vector.
+template <class T>
+class StatList {
+ public:
+  template <class... Args>
+  T& emplace_back(Args&&... args) {
+    return *items_.emplace_back(std::make_unique<T>(std::forward<Args>(args)...));
+  }
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const T*;
+    using reference = const T&;
+    explicit const_iterator(typename std::vector<std::unique_ptr<T>>::const_iterator it)
+        : it_(it) {}
+    const T& operator*() const { return **it_; }
+    const T* operator->() const { return it_->get(); }
+    const_iterator& operator++() {
+      ++it_;
+      return *this;
+    }
+    bool operator!=(const const_iterator& o) const { return it_ != o.it_; }
+    bool operator==(const const_iterator& o) const { return it_ == o.it_; }
+
+   private:
+    typename std::vector<std::unique_ptr<T>>::const_iterator it_;
+  };
+  const_iterator begin() const { return const_iterator(items_.begin()); }
+  const_iterator end() const { return const_iterator(items_.end()); }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+
+ private:
+  std::vector<std::unique_ptr<T>> items_;
 };
 
 class Counter {
@@ -154,8 +205,8 @@ class StatGroup {
   void rate_ceiling(Limit::Kind kind, const std::string& what, double bytes_per_second,
                     std::vector<const ByteFlow*> flows);
   // Declares any other limit (figures kept outside these statistics, such as the torus links).
-  void limit(Limit l) { limits_.push_back(std::move(l)); }
-  const std::deque<Limit>& limits() const { return limits_; }
+  void limit(Limit l) { limits_.emplace_back(std::move(l)); }
+  const StatList<Limit>& limits() const { return limits_; }
 
   const std::string& path() const { return path_; }
   // Whether a statistic of this name is registered (a sweep checks its stats before running).
@@ -170,13 +221,13 @@ class StatGroup {
     std::function<double()> fn;
   };
   std::string path_;
-  std::deque<Counter> counters_;
-  std::deque<BusyTime> busy_;
-  std::deque<ByteFlow> flows_;
-  std::deque<Occupancy> occupancy_;
-  std::deque<Histogram> histograms_;
-  std::deque<Derived> derived_;
-  std::deque<Limit> limits_;
+  StatList<Counter> counters_;
+  StatList<BusyTime> busy_;
+  StatList<ByteFlow> flows_;
+  StatList<Occupancy> occupancy_;
+  StatList<Histogram> histograms_;
+  StatList<Derived> derived_;
+  StatList<Limit> limits_;
   size_t slot_ = 0;  // index in the registry's list of every group
   bool reported_ = false;
   friend class StatsRegistry;

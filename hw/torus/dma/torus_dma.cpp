@@ -152,7 +152,9 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
   for (Error e : {kBadDescriptor, kBusError, kBoundsError, kUnderflow, kBadFifo}) {
     checks_[e] = &CheckRegistry::instance().check(check_name(e));
   }
-  SC_THREAD(injection_engine);
+  SC_METHOD(injection_engine);
+  sensitive << work_;
+  dont_initialize();
 }
 
 // The invariant each error code breaks, as reports name it.
@@ -298,17 +300,19 @@ void TorusDma::finish_descriptor(int f) {
   retry_refused();  // a refused remote get may now append its descriptors
 }
 
-void TorusDma::send_packet(int f, sc_time& delay) {
+// The first half of a packet: its payload is read and its header built, which takes `delay`;
+// inject_packet sends it when that time has passed. False if the descriptor ended instead (the
+// other stream of a split transfer claimed the rest, or the read failed).
+bool TorusDma::build_packet(int f, sc_time& delay) {
   InjFifo& q = inj_[f];
   const Descriptor& d = q.d;
-  const bool claim = d.flags & kClaimFromCounter;
   const uint32_t left = d.length - q.progress;
   uint32_t n = std::min(net_.config().max_payload(), left);
   if (d.kind == kRemoteGet) n = d.length;
-  if (claim) n = std::min(n, inj_counters_->value(d.inj_counter));
+  if (d.flags & kClaimFromCounter) n = std::min(n, inj_counters_->value(d.inj_counter));
   if (n == 0) {  // the other stream of a split transfer claimed the rest
     finish_descriptor(f);
-    return;
+    return false;
   }
   const uint64_t lo =
       (d.flags & kDescending) ? d.src + d.length - q.progress - n : d.src + q.progress;
@@ -316,12 +320,22 @@ void TorusDma::send_packet(int f, sc_time& delay) {
   if (!access(tlm::TLM_READ_COMMAND, lo, p->payload, n, delay)) {
     net_.pool().give(p);
     finish_descriptor(f);
-    return;
+    return false;
   }
   delay += clock_.cycles(cfg_.packet_cycles);
-  if (delay > SC_ZERO_TIME) sc_core::wait(delay);
-  delay = SC_ZERO_TIME;
+  building_ = {p, lo, n};
+  return true;
+}
 
+void TorusDma::inject_packet(int f) {
+  InjFifo& q = inj_[f];
+  const Descriptor& d = q.d;
+  const bool claim = d.flags & kClaimFromCounter;
+  const Building b = building_;
+  building_ = {};
+  Packet* p = b.packet;
+  const uint64_t lo = b.lo;
+  const uint32_t n = b.bytes;
   const TorusShape& s = net_.shape();
   p->src = node_;
   p->dest = s.node({{d.dest[0], d.dest[1], d.dest[2]}});
@@ -363,23 +377,49 @@ void TorusDma::send_packet(int f, sc_time& delay) {
   }
 }
 
+// One activation per step boundary: the step whose time has come finishes (a descriptor
+// decoded, or a packet built and injected), then the next starts; a step that takes time
+// returns until then (next_trigger), and an engine with nothing to send sleeps on `work_`.
+// A step finishes one delta cycle after its time comes, behind the network's own actions at
+// that time, as it did when the engine was a thread (threads run after methods): a packet
+// injected then joins the network's arbitration in the same order.
 void TorusDma::injection_engine() {
+  if (step_ != Step::None) {
+    if (!step_due_) {
+      step_due_ = true;
+      next_trigger(SC_ZERO_TIME);
+      return;
+    }
+    step_due_ = false;
+    finish_step();
+  }
   for (;;) {
     const int f = pick_fifo();
-    if (f < 0) {
-      sc_core::wait(work_);
-      continue;
-    }
-    const sc_time start = hs::now();
+    if (f < 0) return;  // static sensitivity: `work_` wakes it
+    step_fifo_ = f;
+    step_start_ = hs::now();
     sc_time delay = SC_ZERO_TIME;
     if (!inj_[f].loaded) {
       load_descriptor(f, delay);
-      if (delay > SC_ZERO_TIME) sc_core::wait(delay);
+      step_ = Step::Descriptor;
+    } else if (build_packet(f, delay)) {
+      step_ = Step::Packet;
     } else {
-      send_packet(f, delay);
+      step_ = Step::Descriptor;
+      delay = SC_ZERO_TIME;  // the descriptor ended without a packet: nothing to wait for
     }
-    injection_busy_.add(start, hs::now());
+    if (delay > SC_ZERO_TIME) {
+      next_trigger(delay);
+      return;
+    }
+    finish_step();
   }
+}
+
+void TorusDma::finish_step() {
+  if (step_ == Step::Packet) inject_packet(step_fifo_);
+  step_ = Step::None;
+  injection_busy_.add(step_start_, hs::now());
 }
 
 void TorusDma::injection_ready(int) {
@@ -469,7 +509,7 @@ void TorusDma::take(Packet* p) {
       const uint64_t slot = advance(r.tail, r.start, r.end, uint64_t{r.writing} * kFifoSlot);
       ++r.writing;
       uint8_t entry[kFifoSlot];
-      const FifoEntryHeader h{p->offset, p->sw0, p->sw1, static_cast<uint16_t>(p->src),
+      const FifoEntryHeader h{p->offset, p->sw0, p->sw1, static_cast<uint32_t>(p->src),
                               p->payload_bytes};
       std::memcpy(entry, &h, sizeof h);
       std::memcpy(entry + sizeof h, p->payload, p->payload_bytes);

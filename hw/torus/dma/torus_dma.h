@@ -142,12 +142,17 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   std::unique_ptr<counters::CounterBank> make_counters(const char* what,
                                                        const counters::BankShape& shape);
   void start_of_simulation() override;
+  // The injection engine is a method, not a thread: a machine of any size holds no stack per
+  // engine. It relies on the node bus's targets (memory, these registers) never waiting: an
+  // access books its time as annotated delay, which the engine then lets pass (next_trigger).
   void injection_engine();
+  void finish_step();
   int pick_fifo();
   int torus_queue(int fifo) const;
   bool load_descriptor(int f, sc_core::sc_time& delay);
   bool validate(const Descriptor& d, std::string& why) const;
-  void send_packet(int f, sc_core::sc_time& delay);
+  bool build_packet(int f, sc_core::sc_time& delay);
+  void inject_packet(int f);
   void finish_descriptor(int f);
   void retry_refused();
   // The reception unit takes a packet from its buffer (on a delivery worker, so the memory
@@ -177,6 +182,19 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   std::vector<RecFifo> rec_;
   int rr_high_ = 0, rr_normal_ = 0;
   sc_core::sc_event work_;
+  // The step in progress: a descriptor fetched and decoded (or ended without a packet), or a
+  // packet read and its header built, due to leave when the step's time has passed.
+  enum class Step : uint8_t { None, Descriptor, Packet };
+  Step step_ = Step::None;
+  bool step_due_ = false;  // its time has come: it finishes in the next delta cycle
+  int step_fifo_ = 0;
+  sc_core::sc_time step_start_;
+  struct Building {
+    Packet* packet = nullptr;
+    uint64_t lo = 0;  // source bytes [lo, lo + bytes)
+    uint32_t bytes = 0;
+  };
+  Building building_;
   TaggedPayload<InitiatorExt> txn_;     // the injection engine's accesses
   TaggedPayload<InitiatorExt> rx_txn_;  // the reception unit's accesses
   uint32_t rx_held_ = 0;                // packets accepted, not yet completed

@@ -37,11 +37,11 @@ static_assert(sizeof(Descriptor) == 32, "descriptors are 32 bytes");
 
 // A reception FIFO entry: a 16-byte header and the packet's payload, in a 256-byte slot.
 struct FifoEntryHeader {
-  uint32_t offset;   // message offset of the first payload byte
-  uint32_t sw0;      // software header word
-  uint32_t sw1;      // the sending descriptor's length (the message size)
-  uint16_t src;      // source node number
-  uint16_t payload;  // payload bytes in this entry
+  uint32_t offset;       // message offset of the first payload byte
+  uint32_t sw0;          // software header word
+  uint32_t sw1;          // the sending descriptor's length (the message size)
+  uint32_t src : 23;     // source node number (a 128x128x128 torus has 2^21 nodes)
+  uint32_t payload : 9;  // payload bytes in this entry (at most a packet's, 256)
 };
 static_assert(sizeof(FifoEntryHeader) == 16, "entry headers are 16 bytes");
 constexpr uint32_t kFifoSlot = 256;

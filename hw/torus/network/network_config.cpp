@@ -11,7 +11,7 @@ namespace hs::torus {
 NetworkConfig NetworkConfig::declare(const std::string& prefix) {
   ParamScope p(prefix);
   NetworkConfig c;
-  const Range dims = Range::between(1, 64);
+  const Range dims = Range::between(1, 128);
   c.x = static_cast<int>(p.integer("x", c.x, "nodes", "torus size along x", dims));
   c.y = static_cast<int>(p.integer("y", c.y, "nodes", "torus size along y", dims));
   c.z = static_cast<int>(p.integer("z", c.z, "nodes", "torus size along z", dims));

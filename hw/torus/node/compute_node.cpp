@@ -31,6 +31,13 @@ ComputeNode::ComputeNode(sc_core::sc_module_name name, int node, TorusNetwork& n
   bus->attach(dma->registers, amap::kDmaRegs, dma::kRegisterSpan, "dma");
 }
 
+ComputeNode::~ComputeNode() {
+  dma.reset();
+  while (!core_list.empty()) core_list.pop_back();
+  dram.reset();
+  bus.reset();
+}
+
 std::vector<Core*> ComputeNode::cores() const {
   std::vector<Core*> v;
   for (const auto& c : core_list) v.push_back(c.get());

@@ -19,6 +19,8 @@ class ComputeNode : public sc_core::sc_module {
   // set among all nodes (ParamRegistry::share_begin).
   ComputeNode(sc_core::sc_module_name name, int node, TorusNetwork& network,
               const dma::DmaConfig& dma_cfg);
+  // Parts go newest first (TorusMachine::~TorusMachine says why).
+  ~ComputeNode() override;
 
   std::vector<Core*> cores() const;
   int id() const { return node_; }

@@ -6,6 +6,13 @@
 
 namespace hs::torus {
 
+namespace {
+// An empty module: only its place in SystemC's registries matters.
+struct TeardownSlot : sc_core::sc_module {
+  explicit TeardownSlot(sc_core::sc_module_name n) : sc_module(n) {}
+};
+}  // namespace
+
 TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
   const std::string prefix = this->name();
   const NetworkConfig net_cfg = NetworkConfig::declare(prefix + ".network");
@@ -18,6 +25,11 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
   network = std::make_unique<TorusNetwork>("network", net_cfg);
   const int n = net_cfg.nodes();
   StatsRegistry::instance().set_detached(n > stats_limit);
+  for (int i = 0; i < kTeardownSlots; ++i) {
+    teardown_slots_.push_back(
+        std::make_unique<TeardownSlot>(fmt::format("teardown_slot{}", i).c_str()));
+  }
+  nodes.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const std::string node_name = fmt::format("n{}", i);
     SharedParams shared(prefix + "." + node_name, prefix + ".node");
@@ -73,6 +85,18 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
                   "DMA-clock cycles register accesses waited for busy counter-bank edges, all "
                   "banks",
                   banks_sum(&counters::CounterEdges::access_wait_edges));
+}
+
+// SystemC's module registry and a module's list of children look for what they remove from
+// the front and move their last entry into its place; its port and process registries look
+// from the newest end. Removing the slots first moves the newest modules into their places
+// near the front: the kernel's own (it adds one when elaboration ends), then the newest
+// node's. Destroying the nodes (and each node's parts) newest first then finds every module
+// there, each removal moving the next one in, and every port and process at the newest end:
+// linear, not quadratic.
+TorusMachine::~TorusMachine() {
+  teardown_slots_.clear();
+  while (!nodes.empty()) nodes.pop_back();
 }
 
 std::vector<Core*> TorusMachine::cores() const {

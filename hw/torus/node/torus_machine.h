@@ -20,15 +20,15 @@ class TorusMachine : public sc_core::sc_module {
   ComputeNode& node(int id) { return *nodes[id]; }
 
   std::unique_ptr<TorusNetwork> network;
-  // Nodes go in reverse order of construction: SystemC's port registry finds a port from its
-  // newest end, so this keeps tearing down a large machine linear rather than quadratic.
-  ~TorusMachine() override {
-    while (!nodes.empty()) nodes.pop_back();
-  }
+  ~TorusMachine() override;
 
   std::vector<std::unique_ptr<ComputeNode>> nodes;
 
  private:
+  // Hold places in SystemC's lists ahead of the nodes so that tearing down stays linear (see
+  // the destructor): more than the modules the kernel and the runner add after the machine.
+  static constexpr int kTeardownSlots = 4;
+  std::vector<std::unique_ptr<sc_core::sc_module>> teardown_slots_;
   std::unique_ptr<StatGroup> stats_;
 };
 
