@@ -90,6 +90,10 @@ EthernetLink::EthernetLink(sc_core::sc_module_name name, int link_id)
 
 EthernetLink::~EthernetLink() = default;
 
+void EthernetLink::receiver_never_waits(Side receiver) {
+  dir_[receiver == B ? 0 : 1]->in_flight.take_in_place();  // the direction towards it
+}
+
 uint64_t EthernetLink::frames(int dir) const {
   return dir_[dir]->frames.value;
 }

@@ -140,6 +140,10 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
 
 PcieLink::~PcieLink() = default;
 
+void PcieLink::receiver_never_waits(Side receiver) {
+  dir_[receiver == B ? A : B]->in_flight.take_in_place();  // the direction towards it
+}
+
 uint64_t PcieLink::tlps(int dir, TlpKind k) const {
   const Direction& d = *dir_[dir];
   switch (k) {
