@@ -53,32 +53,29 @@ EibArbiter::EibArbiter(int rings, int transfers_per_ring, std::unique_ptr<RingPo
 }
 
 uint64_t EibArbiter::grant_command(uint64_t ready) {
+  command_.retire_before(retired_);
   const uint64_t c = command_.first_free(ready, 1);
   command_.book(c, c + 1);
   return c;
 }
 
 void EibArbiter::retire_before(uint64_t cycle) {
-  if (cycle <= retired_) return;  // many accesses arrive in one cycle: one pass does
-  retired_ = cycle;
-  command_.retire_before(cycle);
-  for (int e = 0; e < kEibElements; ++e) {
-    on_ramp_[static_cast<size_t>(e)].retire_before(cycle);
-    off_ramp_[static_cast<size_t>(e)].retire_before(cycle);
+  // Each resource drops what is over when it is next asked about (the answers do not depend
+  // on it): a cycle costs nothing for the resources no access touches.
+  retired_ = std::max(retired_, cycle);
+}
+
+void EibArbiter::retire(Ring& ring) {
+  // Transfers are in order of start, not of end: one that started longest_hold_ before
+  // retired_ is surely over, a later-starting one may not be yet.
+  while (ring.head < ring.transfers.size() &&
+         ring.transfers[ring.head].start + longest_hold_ <= retired_) {
+    ++ring.head;
   }
-  for (int r = 0; r < rings_; ++r) {
-    Ring& ring = ring_[static_cast<size_t>(r)];
-    // Transfers are in order of start, not of end: one that started longest_hold_ before
-    // `cycle` is surely over, a later-starting one may not be yet.
-    while (ring.head < ring.transfers.size() &&
-           ring.transfers[ring.head].start + longest_hold_ <= cycle) {
-      ++ring.head;
-    }
-    if (ring.head > 32 && ring.head * 2 > ring.transfers.size()) {
-      ring.transfers.erase(ring.transfers.begin(),
-                           ring.transfers.begin() + static_cast<std::ptrdiff_t>(ring.head));
-      ring.head = 0;
-    }
+  if (ring.head > 32 && ring.head * 2 > ring.transfers.size()) {
+    ring.transfers.erase(ring.transfers.begin(),
+                         ring.transfers.begin() + static_cast<std::ptrdiff_t>(ring.head));
+    ring.head = 0;
   }
 }
 
@@ -142,6 +139,9 @@ DataGrant EibArbiter::grant_data(Element from, Element to, uint64_t ready, uint3
   if (cw_hops >= kEibElements / 2) allowed |= ccw_rings;
   SpanSet& on = on_ramp_[static_cast<size_t>(position(from))];
   SpanSet& off = off_ramp_[static_cast<size_t>(position(to))];
+  on.retire_before(retired_);
+  off.retire_before(retired_);
+  for (uint32_t m = allowed; m; m &= m - 1) retire(ring_[static_cast<size_t>(__builtin_ctz(m))]);
   const auto lag = static_cast<uint64_t>(hops);
   // The path is held until the last 16 bytes have crossed its last segment.
   const uint32_t held = cycles + static_cast<uint32_t>(std::max(hops - 1, 0));

@@ -89,7 +89,8 @@ class EibArbiter {
   bool clockwise(int ring) const { return ring < rings_ / 2; }
   const RingPolicy& policy() const { return *policy_; }
 
-  // Nothing will be asked about cycles before `cycle` again.
+  // Nothing will be asked about cycles before `cycle` again (each resource drops its bookings
+  // over by then when it is next asked about).
   void retire_before(uint64_t cycle);
 
   // Books the command bus in the first free cycle >= ready; returns that cycle.
@@ -119,6 +120,8 @@ class EibArbiter {
   // which it cannot (not necessarily the first at which it can).
   uint64_t ring_next(const Ring& ring, uint16_t segments, uint64_t t, uint32_t held) const;
   void book_ring(Ring& ring, uint16_t segments, uint64_t start, uint64_t end);
+  // Drops the ring's transfers over before retired_.
+  void retire(Ring& ring);
 
   int rings_;
   uint8_t per_ring_;

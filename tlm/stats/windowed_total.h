@@ -46,6 +46,9 @@ class WindowedTotal {
 
   // The amount delivered within [0, t].
   double within(const sc_core::sc_time& t) const;
+  // The time the intervals cover within [0, t], in picoseconds (overlaps counted twice): for
+  // the bytes a port moves, the time it is busy moving them.
+  double span_within(const sc_core::sc_time& t) const;
   // Intervals that started within [0, t] (each may be short by the time resolution).
   uint64_t intervals_within(const sc_core::sc_time& t) const;
   // Every amount added, delivered by now or not.
@@ -60,6 +63,7 @@ class WindowedTotal {
 
   uint64_t total_ = 0;
   uint64_t settled_ = 0;            // amounts of intervals that ended by settled_at_ps_
+  uint64_t settled_span_ps_ = 0;    // their lengths
   uint64_t settled_intervals_ = 0;  // how many intervals those were
   uint64_t settled_at_ps_ = 0;
   std::vector<Interval> kept_;  // intervals not yet folded in, in arrival order
