@@ -40,7 +40,9 @@ class WindowedTotal {
       ++last.count;
       return;
     }
-    kept_.push_back({start_ps, end_ps, amount, 1});
+    // Constructed in place, field by field: an aggregate pushed whole is built on the stack
+    // and copied with wide loads that stall on the narrow stores just made (store forwarding).
+    kept_.emplace_back(start_ps, end_ps, amount);
     if (kept_.size() >= settle_when_) settle();
   }
 
@@ -56,6 +58,7 @@ class WindowedTotal {
 
  private:
   struct Interval {
+    Interval(uint64_t s, uint64_t e, uint64_t a) : start_ps(s), end_ps(e), amount(a), count(1) {}
     uint64_t start_ps, end_ps, amount, count;  // count: intervals merged into this one
   };
   void settle();  // folds in the intervals over by the current simulated time
