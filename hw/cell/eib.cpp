@@ -177,13 +177,6 @@ double Eib::ring_capacity_bytes_per_second() const {
          bus_clock_.hz();
 }
 
-uint64_t Eib::cycle_at_or_after(const sc_time& t) const {
-  // Picoseconds in a double are exact far beyond any run; the nudge absorbs the rounding of
-  // a time that sits on an edge.
-  const double c = std::ceil(t.to_seconds() * bus_clock_.hz() - 1e-6);
-  return c > 0 ? static_cast<uint64_t>(c) : 0;
-}
-
 uint64_t Eib::command_phase(uint64_t ready, uint64_t bytes) {
   const uint64_t commands = command_count(bytes);
   uint64_t first = 0, slot = ready;
@@ -245,7 +238,7 @@ void Eib::before_target(const Route& route, tlm::tlm_generic_payload& gp, sc_tim
   // Every booking from now on starts at or after now's cycle (initiators only run ahead).
   arbiter_->retire_before(bus_clock_.cycle_at(now));
   const uint64_t bytes = gp.get_data_length();
-  const uint64_t ready = cycle_at_or_after(now + delay);
+  const uint64_t ready = bus_clock_.cycle_at_or_after(now + delay);
   // A read reaches its target once its first command is through the command phase; its data
   // moves after the target answered (after_target).
   const uint64_t done =
@@ -258,9 +251,9 @@ void Eib::before_target(const Route& route, tlm::tlm_generic_payload& gp, sc_tim
 void Eib::after_target(const Route& route, tlm::tlm_generic_payload& gp, sc_time& delay) {
   if (!gp.is_read() || !gp.is_response_ok()) return;
   const sc_time now = hs::now();
-  const uint64_t done = data_phase(target_at_[static_cast<size_t>(route.to)],
-                                   master_at_[static_cast<size_t>(route.from)],
-                                   cycle_at_or_after(now + delay), gp.get_data_length(), false);
+  const uint64_t done = data_phase(
+      target_at_[static_cast<size_t>(route.to)], master_at_[static_cast<size_t>(route.from)],
+      bus_clock_.cycle_at_or_after(now + delay), gp.get_data_length(), false);
   delay = bus_clock_.cycles(done) - now;
 }
 

@@ -72,7 +72,6 @@ class Eib : public Router {
   };
 
   void end_of_elaboration() override;
-  uint64_t cycle_at_or_after(const sc_core::sc_time& t) const;
   // A read's commands, from cycle `ready`: the cycle the first is through the command phase.
   uint64_t command_phase(uint64_t ready, uint64_t bytes);
   // Every command's data phase from `from` to `to`, from cycle `ready` (each after its own
