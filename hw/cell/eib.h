@@ -86,6 +86,10 @@ class Eib : public Router {
   std::vector<Element> master_at_;                // by upstream port
   std::vector<Element> target_at_;                // by downstream port
   std::vector<sc_core::sc_time> time_by_cycles_;  // data-phase lengths
+  // One access's commands: their data-phase cycles, slots and grants (reused, not allocated).
+  std::vector<uint32_t> cycles_;
+  std::vector<uint64_t> slots_;
+  std::vector<DataGrant> grants_;
   static constexpr uint32_t kMaxHops = kEibElements / 2;
   // By cycles * (kMaxHops + 1) + hops: a transfer's share of its ring, and of all the rings.
   std::vector<std::array<sc_core::sc_time, 2>> ring_share_;
