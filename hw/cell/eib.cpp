@@ -177,13 +177,6 @@ double Eib::ring_capacity_bytes_per_second() const {
          bus_clock_.hz();
 }
 
-uint64_t Eib::cycle_at_or_after(const sc_time& t) const {
-  // Picoseconds in a double are exact far beyond any run; the nudge absorbs the rounding of
-  // a time that sits on an edge.
-  const double c = std::ceil(t.to_seconds() * bus_clock_.hz() - 1e-6);
-  return c > 0 ? static_cast<uint64_t>(c) : 0;
-}
-
 uint64_t Eib::command_phase(uint64_t ready, uint64_t bytes) {
   const uint64_t commands = command_count(bytes);
   uint64_t first = 0, slot = ready;
@@ -200,24 +193,25 @@ uint64_t Eib::command_phase(uint64_t ready, uint64_t bytes) {
 uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t bytes,
                          bool with_commands) {
   const uint64_t commands = command_count(bytes);
+  cycles_.clear();
+  for (uint64_t i = 0; i < commands; ++i) {
+    const uint64_t len = std::min(kCommandBytes, bytes - i * kCommandBytes);
+    cycles_.push_back(
+        static_cast<uint32_t>(std::max<uint64_t>(1, (len + ring_width_ - 1) / ring_width_)));
+  }
+  // A write's data follows each of its commands through the command phase.
+  arbiter_->grant_access(from, to, ready, cycles_, with_commands, arbitration_cycles_, slots_,
+                         grants_);
   const auto on = static_cast<size_t>(position(from)), off = static_cast<size_t>(position(to));
   uint64_t arrives = ready;
   CommandRun command_busy(command_busy_, bus_clock_);
   BusyRun on_busy(on_ramp_stats_[on].busy), off_busy(off_ramp_stats_[off].busy);
+  for (const uint64_t slot : slots_) command_busy.add(slot);
+  commands_ += slots_.size();
   for (uint64_t i = 0; i < commands; ++i) {
     const uint64_t len = std::min(kCommandBytes, bytes - i * kCommandBytes);
-    const auto cycles =
-        static_cast<uint32_t>(std::max<uint64_t>(1, (len + ring_width_ - 1) / ring_width_));
-    uint64_t start = ready;
-    if (with_commands) {
-      // A write's data follows each of its commands through the command phase.
-      const uint64_t slot = arbiter_->grant_command(ready);
-      start = slot + arbitration_cycles_;
-      ready = slot + 1;
-      ++commands_;
-      command_busy.add(slot);
-    }
-    const DataGrant g = arbiter_->grant_data(from, to, start, cycles);
+    const uint32_t cycles = cycles_[i];
+    const DataGrant& g = grants_[i];
     arrives = std::max(arrives, g.start + cycles + static_cast<uint64_t>(g.path.hops));
     const sc_time& held = time_by_cycles_[cycles];
     const sc_time leaves = bus_clock_.cycles(g.start);
@@ -245,7 +239,7 @@ void Eib::before_target(const Route& route, tlm::tlm_generic_payload& gp, sc_tim
   // Every booking from now on starts at or after now's cycle (initiators only run ahead).
   arbiter_->retire_before(bus_clock_.cycle_at(now));
   const uint64_t bytes = gp.get_data_length();
-  const uint64_t ready = cycle_at_or_after(now + delay);
+  const uint64_t ready = bus_clock_.cycle_at_or_after(now + delay);
   // A read reaches its target once its first command is through the command phase; its data
   // moves after the target answered (after_target).
   const uint64_t done =
@@ -258,9 +252,9 @@ void Eib::before_target(const Route& route, tlm::tlm_generic_payload& gp, sc_tim
 void Eib::after_target(const Route& route, tlm::tlm_generic_payload& gp, sc_time& delay) {
   if (!gp.is_read() || !gp.is_response_ok()) return;
   const sc_time now = hs::now();
-  const uint64_t done = data_phase(target_at_[static_cast<size_t>(route.to)],
-                                   master_at_[static_cast<size_t>(route.from)],
-                                   cycle_at_or_after(now + delay), gp.get_data_length(), false);
+  const uint64_t done = data_phase(
+      target_at_[static_cast<size_t>(route.to)], master_at_[static_cast<size_t>(route.from)],
+      bus_clock_.cycle_at_or_after(now + delay), gp.get_data_length(), false);
   delay = bus_clock_.cycles(done) - now;
 }
 

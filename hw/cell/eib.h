@@ -72,7 +72,6 @@ class Eib : public Router {
   };
 
   void end_of_elaboration() override;
-  uint64_t cycle_at_or_after(const sc_core::sc_time& t) const;
   // A read's commands, from cycle `ready`: the cycle the first is through the command phase.
   uint64_t command_phase(uint64_t ready, uint64_t bytes);
   // Every command's data phase from `from` to `to`, from cycle `ready` (each after its own
@@ -87,6 +86,10 @@ class Eib : public Router {
   std::vector<Element> master_at_;                // by upstream port
   std::vector<Element> target_at_;                // by downstream port
   std::vector<sc_core::sc_time> time_by_cycles_;  // data-phase lengths
+  // One access's commands: their data-phase cycles, slots and grants (reused, not allocated).
+  std::vector<uint32_t> cycles_;
+  std::vector<uint64_t> slots_;
+  std::vector<DataGrant> grants_;
   static constexpr uint32_t kMaxHops = kEibElements / 2;
   // By cycles * (kMaxHops + 1) + hops: a transfer's share of its ring, and of all the rings.
   std::vector<std::array<sc_core::sc_time, 2>> ring_share_;

@@ -1,6 +1,7 @@
 #include "hw/cell/eib_arbiter.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 namespace hs::cell {
@@ -53,32 +54,29 @@ EibArbiter::EibArbiter(int rings, int transfers_per_ring, std::unique_ptr<RingPo
 }
 
 uint64_t EibArbiter::grant_command(uint64_t ready) {
+  command_.retire_before(retired_);
   const uint64_t c = command_.first_free(ready, 1);
   command_.book(c, c + 1);
   return c;
 }
 
 void EibArbiter::retire_before(uint64_t cycle) {
-  if (cycle <= retired_) return;  // many accesses arrive in one cycle: one pass does
-  retired_ = cycle;
-  command_.retire_before(cycle);
-  for (int e = 0; e < kEibElements; ++e) {
-    on_ramp_[static_cast<size_t>(e)].retire_before(cycle);
-    off_ramp_[static_cast<size_t>(e)].retire_before(cycle);
+  // Each resource drops what is over when it is next asked about (the answers do not depend
+  // on it): a cycle costs nothing for the resources no access touches.
+  retired_ = std::max(retired_, cycle);
+}
+
+void EibArbiter::retire(Ring& ring) {
+  // Transfers are in order of start, not of end: one that started longest_hold_ before
+  // retired_ is surely over, a later-starting one may not be yet.
+  while (ring.head < ring.transfers.size() &&
+         ring.transfers[ring.head].start + longest_hold_ <= retired_) {
+    ++ring.head;
   }
-  for (int r = 0; r < rings_; ++r) {
-    Ring& ring = ring_[static_cast<size_t>(r)];
-    // Transfers are in order of start, not of end: one that started longest_hold_ before
-    // `cycle` is surely over, a later-starting one may not be yet.
-    while (ring.head < ring.transfers.size() &&
-           ring.transfers[ring.head].start + longest_hold_ <= cycle) {
-      ++ring.head;
-    }
-    if (ring.head > 32 && ring.head * 2 > ring.transfers.size()) {
-      ring.transfers.erase(ring.transfers.begin(),
-                           ring.transfers.begin() + static_cast<std::ptrdiff_t>(ring.head));
-      ring.head = 0;
-    }
+  if (ring.head > 32 && ring.head * 2 > ring.transfers.size()) {
+    ring.transfers.erase(ring.transfers.begin(),
+                         ring.transfers.begin() + static_cast<std::ptrdiff_t>(ring.head));
+    ring.head = 0;
   }
 }
 
@@ -127,25 +125,26 @@ void EibArbiter::book_ring(Ring& ring, uint16_t segments, uint64_t start, uint64
   ring.last_end = std::max(ring.last_end, end);
 }
 
-DataGrant EibArbiter::grant_data(Element from, Element to, uint64_t ready, uint32_t cycles) {
+EibArbiter::Route EibArbiter::route(Element from, Element to) const {
   const int cw_hops = clockwise_hops(from, to);
-  const EibPath& cw =
-      kPaths[static_cast<size_t>(position(from))][static_cast<size_t>(position(to))][1];
-  const EibPath& ccw =
-      kPaths[static_cast<size_t>(position(from))][static_cast<size_t>(position(to))][0];
-  const int hops = std::min(cw.hops, ccw.hops);
+  Route rt;
+  rt.cw = kPaths[static_cast<size_t>(position(from))][static_cast<size_t>(position(to))][1];
+  rt.ccw = kPaths[static_cast<size_t>(position(from))][static_cast<size_t>(position(to))][0];
+  rt.hops = std::min(rt.cw.hops, rt.ccw.hops);
   // Rings that run a short way round.
   const uint32_t cw_rings = (1u << (rings_ / 2)) - 1;
   const uint32_t ccw_rings = ((1u << rings_) - 1) & ~cw_rings;
-  uint32_t allowed = 0;
-  if (cw_hops > 0 && cw_hops <= kEibElements / 2) allowed |= cw_rings;
-  if (cw_hops >= kEibElements / 2) allowed |= ccw_rings;
-  SpanSet& on = on_ramp_[static_cast<size_t>(position(from))];
-  SpanSet& off = off_ramp_[static_cast<size_t>(position(to))];
-  const auto lag = static_cast<uint64_t>(hops);
-  // The path is held until the last 16 bytes have crossed its last segment.
-  const uint32_t held = cycles + static_cast<uint32_t>(std::max(hops - 1, 0));
+  rt.allowed = 0;
+  if (cw_hops > 0 && cw_hops <= kEibElements / 2) rt.allowed |= cw_rings;
+  if (cw_hops >= kEibElements / 2) rt.allowed |= ccw_rings;
+  return rt;
+}
 
+DataGrant EibArbiter::find_data(const Route& rt, SpanSet& on, SpanSet& off, uint64_t ready,
+                                uint32_t cycles) {
+  const auto lag = static_cast<uint64_t>(rt.hops);
+  // The path is held until the last 16 bytes have crossed its last segment.
+  const uint32_t held = cycles + static_cast<uint32_t>(std::max(rt.hops - 1, 0));
   // The earliest start at which the ramps and some allowed ring are free; every cycle skipped
   // is one at which one of them is not.
   uint64_t t = ready;
@@ -157,12 +156,12 @@ DataGrant EibArbiter::grant_data(Element from, Element to, uint64_t ready, uint3
       if (u == t) break;
       t = u;
     }
-    if (!allowed) break;
+    if (!rt.allowed) break;
     uint64_t next = ~uint64_t{0};
-    for (uint32_t m = allowed; m; m &= m - 1) {
+    for (uint32_t m = rt.allowed; m; m &= m - 1) {
       const int r = __builtin_ctz(m);
-      const uint64_t n =
-          ring_next(ring_[static_cast<size_t>(r)], (clockwise(r) ? cw : ccw).segments, t, held);
+      const uint64_t n = ring_next(ring_[static_cast<size_t>(r)],
+                                   (clockwise(r) ? rt.cw : rt.ccw).segments, t, held);
       if (n == t) {
         fitting |= 1u << r;
       } else {
@@ -172,15 +171,109 @@ DataGrant EibArbiter::grant_data(Element from, Element to, uint64_t ready, uint3
     if (fitting) break;
     t = next;
   }
-
   DataGrant g;
   g.start = t;
-  g.ring = allowed ? policy_->pick(fitting) : -1;
-  g.path = g.ring < 0 ? EibPath{} : clockwise(g.ring) ? cw : ccw;
-  on.book(t, t + cycles);
-  off.book(t + lag, t + lag + cycles);
-  if (g.ring >= 0) book_ring(ring_[static_cast<size_t>(g.ring)], g.path.segments, t, t + held);
+  g.ring = rt.allowed ? policy_->pick(fitting) : -1;
+  g.path = g.ring < 0 ? EibPath{} : clockwise(g.ring) ? rt.cw : rt.ccw;
   return g;
+}
+
+void EibArbiter::book_data(const Route& rt, SpanSet& on, SpanSet& off, const DataGrant& g,
+                           uint32_t cycles) {
+  const auto lag = static_cast<uint64_t>(rt.hops);
+  const uint32_t held = cycles + static_cast<uint32_t>(std::max(rt.hops - 1, 0));
+  on.book(g.start, g.start + cycles);
+  off.book(g.start + lag, g.start + lag + cycles);
+  if (g.ring >= 0) {
+    book_ring(ring_[static_cast<size_t>(g.ring)], g.path.segments, g.start, g.start + held);
+  }
+}
+
+DataGrant EibArbiter::grant_data(Element from, Element to, uint64_t ready, uint32_t cycles) {
+  const Route rt = route(from, to);
+  SpanSet& on = on_ramp_[static_cast<size_t>(position(from))];
+  SpanSet& off = off_ramp_[static_cast<size_t>(position(to))];
+  on.retire_before(retired_);
+  off.retire_before(retired_);
+  for (uint32_t m = rt.allowed; m; m &= m - 1) {
+    retire(ring_[static_cast<size_t>(__builtin_ctz(m))]);
+  }
+  const DataGrant g = find_data(rt, on, off, ready, cycles);
+  book_data(rt, on, off, g, cycles);
+  return g;
+}
+
+void EibArbiter::grant_access(Element from, Element to, uint64_t ready,
+                              const std::vector<uint32_t>& cycles, bool with_commands,
+                              uint32_t arbitration_cycles, std::vector<uint64_t>& slots,
+                              std::vector<DataGrant>& grants) {
+  const size_t n = cycles.size();
+  slots.clear();
+  grants.clear();
+  const Route rt = route(from, to);
+  SpanSet& on = on_ramp_[static_cast<size_t>(position(from))];
+  SpanSet& off = off_ramp_[static_cast<size_t>(position(to))];
+  const auto lag = static_cast<uint64_t>(rt.hops);
+  command_.retire_before(retired_);
+  on.retire_before(retired_);
+  off.retire_before(retired_);
+  for (uint32_t m = rt.allowed; m; m &= m - 1) {
+    retire(ring_[static_cast<size_t>(__builtin_ctz(m))]);
+  }
+  // Nothing booked from `ready` on by anyone else: each grant then depends only on this
+  // access's own earlier ones.
+  bool clear = on.free_from() <= ready && off.free_from() <= ready + lag &&
+               (!with_commands || command_.free_from() <= ready);
+  for (uint32_t m = rt.allowed; clear && m; m &= m - 1) {
+    clear = ring_[static_cast<size_t>(__builtin_ctz(m))].last_end <= ready;
+  }
+  size_t i = 0;
+  if (clear) {
+    // Writes: command i takes slot ready + i; its data may go arbitration_cycles later, which
+    // is never before the previous command's data has left the on-ramp (each takes at least
+    // a cycle), so the data phases run back to back. Reads: back to back from `ready`.
+    std::array<uint64_t, kEibMaxRings> own_end{};  // the access's last transfer on each ring
+    uint64_t t = with_commands ? ready + arbitration_cycles : ready;
+    for (; i < n; ++i) {
+      const uint32_t held = cycles[i] + static_cast<uint32_t>(std::max(rt.hops - 1, 0));
+      DataGrant g;
+      g.start = t;
+      if (rt.allowed) {
+        // A ring fits unless one of the access's own transfers (same segments) still holds it.
+        uint32_t fitting = 0;
+        for (uint32_t m = rt.allowed; m; m &= m - 1) {
+          const int r = __builtin_ctz(m);
+          if (own_end[static_cast<size_t>(r)] <= t) fitting |= 1u << r;
+        }
+        if (!fitting) break;  // it waits for a ring: the rest command by command
+        g.ring = policy_->pick(fitting);
+        g.path = clockwise(g.ring) ? rt.cw : rt.ccw;
+        own_end[static_cast<size_t>(g.ring)] = t + held;
+        book_ring(ring_[static_cast<size_t>(g.ring)], g.path.segments, t, t + held);
+      }
+      grants.push_back(g);
+      if (with_commands) slots.push_back(ready + i);
+      t += cycles[i];
+    }
+    if (i > 0) {
+      const uint64_t first = grants.front().start, end = t;  // the ramps' run
+      on.book(first, end);
+      off.book(first + lag, end + lag);
+      if (with_commands) command_.book(ready, ready + i);
+    }
+  }
+  // Command by command, as the EIB grants them one at a time.
+  uint64_t next_ready = with_commands && i > 0 ? ready + i : ready;
+  for (; i < n; ++i) {
+    uint64_t start = ready;
+    if (with_commands) {
+      const uint64_t slot = grant_command(next_ready);
+      slots.push_back(slot);
+      start = slot + arbitration_cycles;
+      next_ready = slot + 1;
+    }
+    grants.push_back(grant_data(from, to, start, cycles[i]));
+  }
 }
 
 EibCycle EibArbiter::booked(uint64_t cycle) const {

@@ -89,13 +89,26 @@ class EibArbiter {
   bool clockwise(int ring) const { return ring < rings_ / 2; }
   const RingPolicy& policy() const { return *policy_; }
 
-  // Nothing will be asked about cycles before `cycle` again.
+  // Nothing will be asked about cycles before `cycle` again (each resource drops its bookings
+  // over by then when it is next asked about).
   void retire_before(uint64_t cycle);
 
   // Books the command bus in the first free cycle >= ready; returns that cycle.
   uint64_t grant_command(uint64_t ready);
   // Books a data phase of `cycles` bus cycles from `from` to `to` (the rules above).
   DataGrant grant_data(Element from, Element to, uint64_t ready, uint32_t cycles);
+
+  // One access of several commands from `from` to `to`, command i moving cycles[i] bus
+  // cycles, all ready at `ready`. A write (`with_commands`) grants each command its slot and
+  // then its data from `arbitration_cycles` after it, the next command being ready the cycle
+  // after that slot; a read's data phases follow one command phase already granted. Grants
+  // and books exactly what grant_command and grant_data, called command by command so, would
+  // (slots[i]: command i's slot, writes only); when nothing is booked ahead of the access on
+  // the resources it uses, in one pass, each grant in closed form: back to back on the ramps,
+  // on the rings the policy picks among those the access's own transfers leave free.
+  void grant_access(Element from, Element to, uint64_t ready, const std::vector<uint32_t>& cycles,
+                    bool with_commands, uint32_t arbitration_cycles, std::vector<uint64_t>& slots,
+                    std::vector<DataGrant>& grants);
 
   // What is booked in `cycle` (not retired).
   EibCycle booked(uint64_t cycle) const;
@@ -115,10 +128,23 @@ class EibArbiter {
     uint64_t last_end = 0;  // the latest end booked: from there on the ring is free
   };
 
+  // A transfer's way between two elements and the rings that run it the short way round.
+  struct Route {
+    EibPath cw, ccw;
+    int hops;
+    uint32_t allowed;  // bit r: ring r may carry it (none for 0 hops)
+  };
+  Route route(Element from, Element to) const;
+  // The first data grant from `from` to `to` at or after `ready` (books nothing).
+  DataGrant find_data(const Route& rt, SpanSet& on, SpanSet& off, uint64_t ready, uint32_t cycles);
+  void book_data(const Route& rt, SpanSet& on, SpanSet& off, const DataGrant& g, uint32_t cycles);
+
   // `t` if ring r can carry `segments` over [t, t + held); otherwise a later cycle before
   // which it cannot (not necessarily the first at which it can).
   uint64_t ring_next(const Ring& ring, uint16_t segments, uint64_t t, uint32_t held) const;
   void book_ring(Ring& ring, uint16_t segments, uint64_t start, uint64_t end);
+  // Drops the ring's transfers over before retired_.
+  void retire(Ring& ring);
 
   int rings_;
   uint8_t per_ring_;

@@ -49,7 +49,8 @@ struct EthernetLink::Direction {
         wire(stats.bytes("wire_bytes", "bytes on the wire by the run's end, including framing")),
         paused_frames(stats.counter("paused_frames", "frames",
                                     "frames held back until the receiver had room")),
-        busy(stats.busy("utilisation", "fraction of time the wire is busy")),
+        busy(stats.busy("utilisation", "fraction of time the wire is busy",
+                        {&wire})),  // the wire is busy while it moves a frame's bytes
         rx_held(stats.occupancy("rx_buffer_held", "frames",
                                 "receive-buffer credits consumed and not yet returned")),
         track(TransactionTrace::instance().track(name)) {}
@@ -90,6 +91,10 @@ EthernetLink::EthernetLink(sc_core::sc_module_name name, int link_id)
 
 EthernetLink::~EthernetLink() = default;
 
+void EthernetLink::receiver_never_waits(Side receiver) {
+  dir_[receiver == B ? 0 : 1]->in_flight.take_in_place();  // the direction towards it
+}
+
 uint64_t EthernetLink::frames(int dir) const {
   return dir_[dir]->frames.value;
 }
@@ -129,10 +134,9 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     d.rx_credits.consume(1, start);
     d.rx_held.set(d.rx_credits.headers_in_use(), hs::now());
     d.tx.occupy_until(start + ser, hs::now());
-    d.busy.add(start, start + ser);
     ++d.frames;
     d.payload.add(start, start + ser, n);
-    d.wire.add(start, start + ser, wire);
+    d.wire.add(start, start + ser, wire);  // also the wire's busy time
     TransactionTrace::instance().span(d.track, "frame", start, start + ser);
     d.in_flight.push(start + ser + latency_, Frame{addr, std::vector<uint8_t>(src, src + n)});
     addr += n;

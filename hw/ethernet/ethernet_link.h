@@ -50,6 +50,13 @@ class EthernetLink : public sc_core::sc_module {
 
   EthernetLink(sc_core::sc_module_name name, int link_id);
   ~EthernetLink() override;
+  enum Side { A = 0, B = 1 };  // A: the host's side, B: the accelerator's
+
+  // Declares that the fabric behind `receiver` never waits while taking a frame: its frames
+  // are then taken in place at their arrival, without a thread switch
+  // (tlm/link/delivery_queue.h). Before the simulation starts. Timing and order are the same.
+  void receiver_never_waits(Side receiver);
+
   const EthernetConfig& config() const { return cfg_; }
   uint64_t frames(int dir) const;
 

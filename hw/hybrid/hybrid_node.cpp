@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <type_traits>
+
 #include "hw/hybrid/address_map.h"
 #include "tlm/params/param_registry.h"
 
@@ -31,6 +33,9 @@ HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
     next_core += static_cast<int>(acc->cores().size());
     // A link of either fabric: its host side is a window onto the accelerator in the host's
     // map and a master on the host bus; its accelerator side the same, the other way round.
+    // Neither fabric waits while taking what a link delivers: the host bus and the EIB
+    // reach memories, registers, interrupt controllers and the links, and a link refuses at
+    // once what another link delivered. So links deliver in place, without a thread switch.
     using Fabric = cell::CellAccelerator::HostFabric;
     auto connect = [&](auto& link, uint64_t acc_window, uint64_t host_window, Fabric fabric,
                        int l) {
@@ -40,6 +45,9 @@ HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
       link.a_out.bind(host->bus->upstream);
       acc->attach_host_link(link.b_in, link.b_out, host_window, amap::kHostWindowSize,
                             fmt::format("host.{}{}", f, l), fabric);
+      using Link = std::remove_reference_t<decltype(link)>;
+      link.receiver_never_waits(Link::A);
+      link.receiver_never_waits(Link::B);
     };
     for (int l = 0; l < pcie_per_acc; ++l) {
       const int k = a * pcie_per_acc + l;

@@ -62,7 +62,8 @@ struct PcieLink::Direction {
         credit_waits(stats.counter("credit_waits", "TLPs",
                                    "TLPs that waited for the receiver to take earlier TLPs "
                                    "before their credits were known")),
-        busy(stats.busy("utilisation", "fraction of time the wire carries TLP bytes")),
+        busy(stats.busy("utilisation", "fraction of time the wire carries TLP bytes",
+                        {&wire})),  // the wire is busy while it moves a TLP's bytes
         tx_depth(stats.occupancy("tx_queue_depth", "TLPs", "TLPs in the transmit buffer")),
         posted_held(stats.occupancy("posted_credits_held", "TLPs",
                                     "posted header credits consumed and not yet returned")),
@@ -139,6 +140,10 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
 }
 
 PcieLink::~PcieLink() = default;
+
+void PcieLink::receiver_never_waits(Side receiver) {
+  dir_[receiver == B ? A : B]->in_flight.take_in_place();  // the direction towards it
+}
 
 uint64_t PcieLink::tlps(int dir, TlpKind k) const {
   const Direction& d = *dir_[dir];
@@ -246,8 +251,7 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
   credits.consume(dcred, start);
   if (&credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), hs::now());
 
-  d.busy.add(start, end);
-  d.wire.add(start, end, wire_bytes);
+  d.wire.add(start, end, wire_bytes);  // also the wire's busy time
   d.payload.add(start, end, payload);
   switch (tlp.kind) {
     case TlpKind::MWr:

@@ -51,6 +51,12 @@ class PcieLink : public sc_core::sc_module {
   PcieLink(sc_core::sc_module_name name, int link_id);
   ~PcieLink() override;
 
+  // Declares that the fabric behind `receiver` never waits while taking a TLP (memories,
+  // registers, address decoders, links that refuse what a link delivered): its TLPs are then
+  // taken in place at their arrival, without a thread switch (tlm/link/delivery_queue.h).
+  // Before the simulation starts. Timing and order are the same either way.
+  void receiver_never_waits(Side receiver);
+
   const PcieConfig& config() const { return cfg_; }
   int link_id() const { return link_id_; }
 

@@ -182,3 +182,85 @@ TEST(EibArbiterReference, RetiringKeepsTheBookingsToWhatLiesAhead) {
   }
   EXPECT_LT(most, 64u);
 }
+
+namespace {
+
+// An access's commands granted one at a time, as the EIB would without grant_access.
+void grant_one_by_one(EibArbiter& a, Element from, Element to, uint64_t ready,
+                      const std::vector<uint32_t>& cycles, bool with_commands, uint32_t arbitration,
+                      std::vector<uint64_t>& slots, std::vector<DataGrant>& grants) {
+  slots.clear();
+  grants.clear();
+  for (const uint32_t c : cycles) {
+    uint64_t start = ready;
+    if (with_commands) {
+      const uint64_t slot = a.grant_command(ready);
+      slots.push_back(slot);
+      start = slot + arbitration;
+      ready = slot + 1;
+    }
+    grants.push_back(a.grant_data(from, to, start, c));
+  }
+}
+
+// Random accesses of 1 to 40 commands (some with other traffic ahead of them, some on an idle
+// bus) through grant_access and command by command: the same grants and bookings throughout.
+void replay_accesses(const Config& cfg, uint32_t seed, int steps) {
+  SCOPED_TRACE(::testing::Message() << "rings " << cfg.rings << ", per ring " << cfg.per_ring
+                                    << ", " << cfg.policy << ", seed " << seed);
+  EibArbiter whole(cfg.rings, cfg.per_ring, make_ring_policy(cfg.policy));
+  EibArbiter single(cfg.rings, cfg.per_ring, make_ring_policy(cfg.policy));
+  std::mt19937_64 rng(seed);
+  auto uniform = [&rng](uint64_t lo, uint64_t hi) {
+    return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+  };
+  std::vector<uint64_t> slots_a, slots_b;
+  std::vector<DataGrant> grants_a, grants_b;
+  uint64_t now = 0;
+  for (int i = 0; i < steps; ++i) {
+    if (uniform(0, 2) == 0) {
+      now += uniform(0, 400);  // sometimes far enough for the bus to be idle again
+      whole.retire_before(now);
+      single.retire_before(now);
+    }
+    const uint64_t ready = now + uniform(0, cfg.spread);
+    const auto from = static_cast<Element>(uniform(0, static_cast<uint64_t>(cfg.elements - 1)));
+    const auto to = static_cast<Element>(uniform(0, static_cast<uint64_t>(cfg.elements - 1)));
+    std::vector<uint32_t> cycles(uniform(1, 40), cfg.max_cycles);
+    cycles.back() = static_cast<uint32_t>(uniform(1, cfg.max_cycles));  // a short last command
+    const bool with_commands = uniform(0, 1) == 1;
+    const auto arbitration = static_cast<uint32_t>(uniform(0, 10));
+    whole.grant_access(from, to, ready, cycles, with_commands, arbitration, slots_a, grants_a);
+    grant_one_by_one(single, from, to, ready, cycles, with_commands, arbitration, slots_b,
+                     grants_b);
+    ASSERT_EQ(slots_a, slots_b) << "step " << i;
+    ASSERT_EQ(grants_a.size(), grants_b.size()) << "step " << i;
+    for (size_t k = 0; k < grants_a.size(); ++k) {
+      ASSERT_EQ(grants_a[k].start, grants_b[k].start) << "step " << i << ", command " << k;
+      ASSERT_EQ(grants_a[k].ring, grants_b[k].ring) << "step " << i << ", command " << k;
+      ASSERT_EQ(grants_a[k].path.segments, grants_b[k].path.segments) << "step " << i;
+    }
+    if (i % 32 == 0) {
+      for (uint64_t c = now; c < now + cfg.spread + 400; ++c) {
+        const EibCycle x = whole.booked(c), y = single.booked(c);
+        ASSERT_EQ(x.segments, y.segments) << "cycle " << c;
+        ASSERT_EQ(x.transfers, y.transfers) << "cycle " << c;
+        ASSERT_EQ(x.on_ramps, y.on_ramps) << "cycle " << c;
+        ASSERT_EQ(x.off_ramps, y.off_ramps) << "cycle " << c;
+        ASSERT_EQ(x.command, y.command) << "cycle " << c;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST(EibArbiterReference, AnAccessGrantedAtOnceGetsWhatItsCommandsOneByOneWould) {
+  const Config configs[] = {
+      {4, 3, "lowest", 8, 40, kEibElements},  {4, 3, "round_robin", 8, 200, 4},
+      {2, 1, "lowest", 16, 60, kEibElements}, {8, 6, "round_robin", 4, 30, kEibElements},
+      {6, 2, "lowest", 16, 100, 7},           {2, 3, "round_robin", 8, 10, kEibElements}};
+  for (const Config& cfg : configs) {
+    for (uint32_t seed = 21; seed <= 23; ++seed) replay_accesses(cfg, seed, 400);
+  }
+}

@@ -13,6 +13,7 @@
 #include "testbench/support/scripted_initiator.h"
 #include "tlm/bus/router.h"
 #include "tlm/check/checker.h"
+#include "tlm/link/delivery_workers.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 
@@ -198,6 +199,35 @@ TEST(HybridNode, MsiFromAcceleratorInterruptsHostCore) {
 // firmware cannot address a peer; the root complex is therefore exercised as the node builds
 // it: two links whose root-complex sides meet at a host router, and an endpoint writing to
 // the other link's window.
+// Nothing a link delivers into waits (memories, registers, the EIB and the host bus), so the
+// node's links take what they carry in place: no delivery worker thread is ever started.
+TEST(HybridNode, LinksDeliverInPlaceWithoutWorkerThreads) {
+  auto node = make_hybrid_node();
+  std::vector<uint8_t> data(4096, 0x5C);
+  node->host->core_list[0]->set_firmware([&](fw::Hal& hal) {
+    hal.load<uint64_t>(amap::acc_via_pcie(0, 0) + amap::kAccDram + 0x1000);  // MRd down, CplD up
+    hal.store(amap::acc_via_pcie(0, 0) + amap::kAccDram + 0x2000, data.data(), data.size());
+    hal.store(amap::acc_via_ethernet(0, 0) + amap::kAccDram + 0x3000, data.data(), data.size());
+  });
+  node->accelerators[0]->ppe->set_firmware([&](fw::Hal& hal) {
+    hal.store(amap::host_via_pcie(0) + amap::kHostDram + 0x4000, data.data(), data.size());
+    hal.store(amap::host_via_ethernet(0) + amap::kHostDram + 0x5000, data.data(), data.size());
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(CheckRegistry::instance().ok()) << first_violation();
+  EXPECT_EQ(node->pcie(0, 0).payload_bytes(0), data.size());  // the host's store
+  EXPECT_EQ(node->pcie(0, 0).payload_bytes(1),
+            8 + data.size());  // its load's CplD, the PPE's store
+  EXPECT_GT(node->ethernet(0, 0).frames(0), 0u);
+  EXPECT_GT(node->ethernet(0, 0).frames(1), 0u);
+  std::vector<uint8_t> got(data.size());
+  node->host->dram->peek(0x4000, got.data(), got.size());
+  EXPECT_EQ(got, data);
+  node->accelerators[0]->dram->peek(0x3000, got.data(), got.size());
+  EXPECT_EQ(got, data);
+  EXPECT_EQ(DeliveryWorkers::instance().workers(), 0u);
+}
+
 TEST(HybridNode, PeerToPeerAcrossTheRootComplexIsRejected) {
   constexpr uint64_t kPeerWindow = amap::acc_via_pcie(1, 0);
   PcieLink up0("pcie0", 0), up1("pcie1", 1);

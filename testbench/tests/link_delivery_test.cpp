@@ -1,8 +1,9 @@
 // The links' delivery mechanism: a receiver takes what a link carries in arrival order, from a
-// thread (its target may wait), and flow-control credits come back only once it has taken
-// each item; a slow receiver throttles its transmitter.
+// thread (its target may wait) or in place (its target never waits), and flow-control credits
+// come back only once it has taken each item; a slow receiver throttles its transmitter.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -38,8 +39,13 @@ struct Feeder : sc_core::sc_module {
     SC_THREAD(run);
   }
   void run() {
-    for (auto& [ns, v] : items_) q_.push(sc_time(ns, SC_NS), v);
+    for (auto& [ns, v] : items_) {
+      // An arrival of 0 ns means "now" (the instant it is pushed).
+      q_.push(ns > 0 ? sc_time(ns, SC_NS) : sc_core::sc_time_stamp(), v);
+      if (at_push) at_push(v);
+    }
   }
+  std::function<void(int)> at_push;  // runs on the feeder's thread after each push
   std::vector<std::pair<double, int>> items_;
   DeliveryQueue<int>& q_;
 };
@@ -57,6 +63,35 @@ TEST(DeliveryQueue, TakesItemsInArrivalOrderNoEarlierThanTheirArrival) {
     EXPECT_EQ(taken[i].item, i);
     EXPECT_EQ(taken[i].at, sc_time(expect[i], SC_NS)) << "item " << i;
   }
+}
+
+TEST(DeliveryQueue, TakenInPlaceTakesItemsInArrivalOrderAtTheirArrivalWithoutAWorker) {
+  std::vector<Taken> taken;
+  DeliveryQueue<int> q([&](int& v) { taken.push_back({sc_core::sc_time_stamp(), v}); });
+  q.take_in_place();
+  ASSERT_TRUE(q.takes_in_place());
+  // Item 4 arrives the instant it is pushed (a zero-latency wire), after the queue emptied.
+  Feeder f("feeder", {{10, 0}, {20, 1}, {20, 2}, {50, 3}, {0, 4}}, q);
+  f.at_push = [&](int v) {
+    if (v == 3) sc_core::wait(60, SC_NS);  // the feeder pushes item 4 at 60 ns, arriving then
+  };
+  sc_core::sc_start();
+  ASSERT_EQ(taken.size(), 5u);
+  const double expect[] = {10, 20, 20, 50, 60};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(taken[i].item, i);
+    EXPECT_EQ(taken[i].at, sc_time(expect[i], SC_NS)) << "item " << i;
+  }
+  EXPECT_EQ(DeliveryWorkers::instance().workers(), 0u);
+}
+
+// Taking in place is a promise that the target never waits: a target that does is reported
+// by SystemC (a wait in a method), not run with different timing.
+TEST(DeliveryQueue, ATargetThatWaitsCannotBeTakenInPlace) {
+  DeliveryQueue<int> q([&](int&) { sc_core::wait(1, SC_NS); });
+  q.take_in_place();
+  Feeder f("feeder", {{10, 0}}, q);
+  EXPECT_THROW(sc_core::sc_start(), sc_core::sc_report);
 }
 
 TEST(DeliveryQueue, AWaitingTargetHoldsTheItemsBehindIt) {

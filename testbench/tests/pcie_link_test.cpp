@@ -8,6 +8,7 @@
 #include "hw/pcie/pcie_link.h"
 #include "testbench/support/scripted_initiator.h"
 #include "tlm/check/checker.h"
+#include "tlm/link/delivery_workers.h"
 #include "tlm/memory/memory.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/stats/statistics.h"
@@ -31,8 +32,9 @@ struct LinkBench {
   std::unique_ptr<RecordingMemory> mem_a, mem_b;
   std::unique_ptr<ScriptedInitiator> init_a, init_b;
 
+  // `in_place`: the memories never wait, and the link is told so (it delivers in place).
   LinkBench(ScriptedInitiator::Script from_a, ScriptedInitiator::Script from_b = nullptr,
-            double mem_latency_ns = kMemLatencyNs) {
+            double mem_latency_ns = kMemLatencyNs, bool in_place = false) {
     link = std::make_unique<PcieLink>("pcie0", 0);
     mem_a = std::make_unique<RecordingMemory>("mem_a", sc_time(mem_latency_ns, SC_NS));
     mem_b = std::make_unique<RecordingMemory>("mem_b", sc_time(mem_latency_ns, SC_NS));
@@ -44,6 +46,10 @@ struct LinkBench {
     init_b->socket.bind(link->b_in);
     link->a_out.bind(mem_a->socket);
     link->b_out.bind(mem_b->socket);
+    if (in_place) {
+      link->receiver_never_waits(PcieLink::A);
+      link->receiver_never_waits(PcieLink::B);
+    }
     ParamRegistry::instance().finalize();
   }
 };
@@ -178,14 +184,18 @@ TEST(PcieLink, TagLimitedReadsAreBoundByRoundTrip) {
   EXPECT_NEAR(elapsed.to_seconds() / (kBytes / 512 * per_request), 1.0, 0.001);
 }
 
-TEST(PcieLink, SingleReadLatencyEqualsModelledRoundTrip) {
+namespace {
+
+void expect_single_read_round_trip(bool in_place) {
   uint32_t word = 0;
   sc_time elapsed;
-  LinkBench tb([&](ScriptedInitiator& i) {
-    sc_time t0 = sc_core::sc_time_stamp();
-    i.read(0x1000, &word, 4);
-    elapsed = sc_core::sc_time_stamp() - t0;
-  });
+  LinkBench tb(
+      [&](ScriptedInitiator& i) {
+        sc_time t0 = sc_core::sc_time_stamp();
+        i.read(0x1000, &word, 4);
+        elapsed = sc_core::sc_time_stamp() - t0;
+      },
+      nullptr, kMemLatencyNs, in_place);
   sc_core::sc_start();
   const PcieConfig& c = tb.link->config();
   const sc_time expected = transfer_time(20, c.bytes_per_second()) +  // MRd, 3DW
@@ -195,14 +205,15 @@ TEST(PcieLink, SingleReadLatencyEqualsModelledRoundTrip) {
   EXPECT_EQ(elapsed, expected);
 }
 
-TEST(PcieLink, PostedCreditsBoundOutstandingTlps) {
+void expect_posted_credits_bound_outstanding_tlps(bool in_place) {
   set("credits.posted_header", 2);
   set("tx_queue", 16);
   constexpr int kTlps = 200;
   std::vector<uint8_t> buf(256 * kTlps, 1);
   // A receiver that takes each TLP at once (no delay): credits return one UpdateFC after
   // arrival, and the analytic period holds exactly.
-  LinkBench tb([&](ScriptedInitiator& i) { i.write(0, buf.data(), buf.size()); }, nullptr, 0);
+  LinkBench tb([&](ScriptedInitiator& i) { i.write(0, buf.data(), buf.size()); }, nullptr, 0,
+               in_place);
   sc_core::sc_start();
   const PcieConfig& c = tb.link->config();
   auto& w = tb.mem_b->writes;
@@ -216,6 +227,27 @@ TEST(PcieLink, PostedCreditsBoundOutstandingTlps) {
   // At most two TLPs between leaving and their credit returning: arrivals are spaced so.
   const double measured = 256.0 * (kTlps - 2) / (w.back().at - w[1].at).to_seconds();
   EXPECT_NEAR(measured, 2 * 256 / period.to_seconds(), measured * 1e-3);
+}
+
+}  // namespace
+
+TEST(PcieLink, SingleReadLatencyEqualsModelledRoundTrip) {
+  expect_single_read_round_trip(false);
+}
+
+TEST(PcieLink, PostedCreditsBoundOutstandingTlps) {
+  expect_posted_credits_bound_outstanding_tlps(false);
+}
+
+// Receivers that never wait take TLPs in place (no worker thread): the figures are the same.
+TEST(PcieLink, TakenInPlaceSingleReadLatencyEqualsModelledRoundTrip) {
+  expect_single_read_round_trip(true);
+  EXPECT_EQ(DeliveryWorkers::instance().workers(), 0u);
+}
+
+TEST(PcieLink, TakenInPlacePostedCreditsBoundOutstandingTlps) {
+  expect_posted_credits_bound_outstanding_tlps(true);
+  EXPECT_EQ(DeliveryWorkers::instance().workers(), 0u);
 }
 
 TEST(PcieLink, BothDirectionsRunConcurrentlyAtFullRate) {

@@ -62,6 +62,33 @@ TEST(WindowedStats, UtilisationCountsOnlyTheBusyTimeInsideTheWindow) {
   EXPECT_EQ(g.to_json(ns(5000))["utilisation"].get<double>(), 1.0);
 }
 
+// A port records each transfer once, as its bytes' flow, and that flow is also its busy time:
+// the same figure as busy time recorded interval by interval, in every window.
+TEST(WindowedStats, BusyTimeOfFlowsEqualsTheirTransfersRecordedAsBusyTime) {
+  StatGroup g("test.port");
+  ByteFlow& reads = g.bytes("bytes_read", "test");
+  ByteFlow& writes = g.bytes("bytes_written", "test");
+  BusyTime& from_flows = g.busy("port_utilisation", "test", {&reads, &writes});
+  BusyTime& direct = g.busy("direct_utilisation", "test");
+  // Back-to-back transfers that merge, alternating flows, gaps, one booked past some windows.
+  const uint64_t at[][3] = {{0, 1000, 64},        {1000, 2500, 128},   {2500, 2501, 1},
+                            {7000, 9333, 96},     {9333, 12000, 4096}, {20000, 20000, 0},
+                            {20001, 30007, 4096}, {30007, 31000, 8}};
+  for (size_t i = 0; i < std::size(at); ++i) {
+    (i % 3 == 1 ? writes : reads).add(ps(at[i][0]), ps(at[i][1]), at[i][2]);
+    direct.add(ps(at[i][0]), ps(at[i][1]));
+  }
+  for (uint64_t end :
+       {0, 1, 999, 1000, 2500, 2501, 5000, 9334, 11999, 20000, 25000, 31000, 40000}) {
+    EXPECT_EQ(from_flows.busy_ps(ps(end)), direct.busy_ps(ps(end))) << "window [0, " << end << "]";
+    EXPECT_EQ(from_flows.utilisation(ps(end)), direct.utilisation(ps(end))) << end;
+  }
+  EXPECT_EQ(from_flows.busy_ps(ps(40000)), 2501.0 + 5000 + 10006 + 993);
+  // Busy time added directly counts too (an access that moves no bytes still holds the port).
+  from_flows.add(ps(50000), ps(50100));
+  EXPECT_EQ(from_flows.busy_ps(ps(60000)), 2501.0 + 5000 + 10006 + 993 + 100);
+}
+
 TEST(WindowedStats, BytesOfATransferInProgressCountByItsElapsedShare) {
   StatGroup g("test.port");
   ByteFlow& bytes = g.bytes("bytes", "test");

@@ -6,17 +6,27 @@
 // - Items are taken one at a time, in arrival order, each no earlier than its arrival time.
 //   Arrival times must be pushed in non-decreasing order (true of any FIFO channel); a
 //   violation is a model bug and throws.
-// - The taker runs on a thread (a borrowed delivery worker), so the receiver's target may
-//   wait; while it waits, the items behind it wait too, as behind a busy receive port.
+// - By default the taker runs on a thread (a borrowed delivery worker), so the receiver's
+//   target may wait; while it waits, the items behind it wait too, as behind a busy receive
+//   port.
+// - A receiver whose target never waits (memories, registers, address decoders, a link that
+//   refuses what another link delivered) may be taken in place instead (take_in_place(),
+//   before the simulation starts): each item is then taken in a method at its arrival, with
+//   no thread switch. The items, their order and their times are the same; a wait in a target
+//   so declared is a SystemC error (wait() is not allowed in a method), never a silent change.
 // - The taker delivers into the target (b_transport), honours the delay the target returns
 //   (the item is taken when that delay has passed), and schedules the return of the item's
 //   flow-control credits from that time. The queue itself holds no timing: the taker owns it.
 // - A receiver that is idle holds no thread.
 #pragma once
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <systemc>
 #include <utility>
+
+// sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
+#include <sysc/kernel/sc_dynamic_processes.h>
 
 #include "tlm/kernel/now.h"
 #include "tlm/link/delivery_workers.h"
@@ -31,12 +41,34 @@ class DeliveryQueue : private DeliveryJob {
 
   explicit DeliveryQueue(Taker take) : take_(std::move(take)) {}
 
+  // The receiver's target never waits: take each item in a method at its arrival rather than
+  // on a worker thread. Only before the simulation starts (a method is spawned for it).
+  void take_in_place() {
+    if (due_) return;
+    if (sc_core::sc_is_running()) {
+      throw std::logic_error("DeliveryQueue: take_in_place() after the simulation started");
+    }
+    due_ = std::make_unique<sc_core::sc_event>();
+    sc_core::sc_spawn_options opts;
+    opts.spawn_method();
+    opts.set_sensitivity(due_.get());
+    opts.dont_initialize();
+    sc_core::sc_spawn([this] { take_due(); }, sc_core::sc_gen_unique_name("delivery"), &opts);
+  }
+  bool takes_in_place() const { return due_ != nullptr; }
+
   void push(const sc_core::sc_time& arrival, T item) {
-    if (arrival < hs::now()) throw std::logic_error("DeliveryQueue: an arrival in the past");
+    const sc_core::sc_time now = hs::now();
+    if (arrival < now) throw std::logic_error("DeliveryQueue: an arrival in the past");
     items_.push(arrival, std::move(item));
-    if (!serving_) {
-      serving_ = true;
+    if (serving_) return;
+    serving_ = true;
+    if (!due_) {
       DeliveryWorkers::instance().start(*this);
+    } else if (arrival == now) {
+      due_->notify();  // in this evaluation phase, as a worker started now would take it
+    } else {
+      due_->notify(arrival - now);
     }
   }
 
@@ -56,9 +88,27 @@ class DeliveryQueue : private DeliveryJob {
     serving_ = false;
   }
 
+  // The method of a queue taken in place: takes every item that has arrived, in order, then
+  // sleeps until the next one arrives.
+  void take_due() {
+    const sc_core::sc_time now = hs::now();
+    while (!items_.empty() && items_.front_time() <= now) {
+      T item = items_.pop();
+      take_(item);
+    }
+    if (items_.empty()) {
+      serving_ = false;
+    } else {
+      due_->notify(items_.front_time() - now);
+    }
+  }
+
   Taker take_;
   TimedRing<T> items_;
-  bool serving_ = false;
+  bool serving_ = false;  // a worker serves the queue, or the method's next visit is due
+  // Taken in place: notified when the front item arrives (null: taken on workers; the many
+  // queues of a large machine that are not taken in place carry no event).
+  std::unique_ptr<sc_core::sc_event> due_;
 };
 
 }  // namespace hs

@@ -35,7 +35,10 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryDefaults& d)
       bytes_read_(stats_.bytes("bytes_read", "bytes read through the port by the run's end")),
       bytes_written_(
           stats_.bytes("bytes_written", "bytes written through the port by the run's end")),
-      busy_(stats_.busy("port_utilisation", "fraction of time the port moves data")) {
+      // Every read or write moves its bytes over the interval it holds the port: that
+      // interval is recorded once, as the bytes' flow, and counts as the port's busy time.
+      busy_(stats_.busy("port_utilisation", "fraction of time the port moves data",
+                        {&bytes_read_, &bytes_written_})) {
   ParamScope p(this->name());
   size_param_ = ParamRegistry::instance().declared_name(p.name("size"));
   size_ =
@@ -101,15 +104,16 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
                                                      : transfer_time(len, bytes_per_second_);
   const sc_time now = hs::now();
   const sc_time start = port_.reserve(now + delay, xfer);
-  busy_.add(start, start + xfer);
   if (gp.is_read()) {
     storage_.read(gp.get_address(), gp.get_data_ptr(), len);
     ++reads_;
-    bytes_read_.add(start, start + xfer, len);
+    bytes_read_.add(start, start + xfer, len);  // also the port's busy time
   } else if (gp.is_write()) {
     storage_.write(gp.get_address(), gp.get_data_ptr(), len);
     ++writes_;
-    bytes_written_.add(start, start + xfer, len);
+    bytes_written_.add(start, start + xfer, len);  // also the port's busy time
+  } else {
+    busy_.add(start, start + xfer);
   }
   if (gp.get_address() < watched_hi_ && watched_lo_ < gp.get_address() + len) notify_watches(gp);
   delay = start + latency_ + xfer - now;

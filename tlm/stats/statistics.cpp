@@ -25,6 +25,12 @@ void BusyTime::add(const sc_time& duration) {
   add(duration < end ? end - duration : sc_core::SC_ZERO_TIME, end);
 }
 
+double BusyTime::busy_ps(const sc_time& end) const {
+  double ps = intervals_.within(end);
+  for (const ByteFlow* f : flows_) ps += f->busy_ps(end);
+  return ps;
+}
+
 double BusyTime::utilisation(const sc_time& end) const {
   if (end.value() == 0) return 0.0;
   return busy_ps(end) / (static_cast<double>(units_) * static_cast<double>(end.value()));
@@ -93,8 +99,16 @@ Counter& StatGroup::counter(const std::string& name, const std::string& unit,
 
 BusyTime& StatGroup::busy(const std::string& name, const std::string& desc, uint32_t units) {
   if (units == 0) throw ModelError(path_ + "." + name + ": busy time of zero units");
-  BusyTime& b = busy_.emplace_back(StatMeta{name, "fraction", desc}, units);
-  limit({Limit::Kind::Utilisation, name, "fraction", [&b](const sc_time& end) {
+  return add_busy(busy_.emplace_back(StatMeta{name, "fraction", desc}, units));
+}
+
+BusyTime& StatGroup::busy(const std::string& name, const std::string& desc,
+                          std::vector<const ByteFlow*> flows) {
+  return add_busy(busy_.emplace_back(StatMeta{name, "fraction", desc}, 1, std::move(flows)));
+}
+
+BusyTime& StatGroup::add_busy(BusyTime& b) {
+  limit({Limit::Kind::Utilisation, b.meta.name, "fraction", [&b](const sc_time& end) {
            return Limit::Reading{b.utilisation(end), 1.0, 0.0};
          }});
   return b;

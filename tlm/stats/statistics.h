@@ -95,9 +95,14 @@ class Counter {
 // Busy time of `units` identical resources (one wire, a memory port; or the rings of a bus,
 // reported as their mean), recorded as intervals: utilisation over [0, end] is the busy time
 // inside the window over units x end, so it can exceed 1 only if a resource is booked twice.
+class ByteFlow;
+
 class BusyTime {
  public:
-  explicit BusyTime(StatMeta m, uint32_t units = 1) : meta(std::move(m)), units_(units) {}
+  // `flows`: the resource is also busy whenever one of them moves bytes (the intervals their
+  // transfers occupy count as its busy time, so a port records each transfer once).
+  explicit BusyTime(StatMeta m, uint32_t units = 1, std::vector<const ByteFlow*> flows = {})
+      : meta(std::move(m)), units_(units), flows_(std::move(flows)) {}
   // The resource is busy over [start, end): its actual occupancy, which may lie in the future.
   void add(const sc_core::sc_time& start, const sc_core::sc_time& end) {
     intervals_.add(start, end, end.value() - start.value());
@@ -107,7 +112,7 @@ class BusyTime {
   // form for work booked ahead (migration: add(d) -> add(start, start + d)).
   void add(const sc_core::sc_time& duration);
   // Busy time inside [0, end], summed over the units.
-  double busy_ps(const sc_core::sc_time& end) const { return intervals_.within(end); }
+  double busy_ps(const sc_core::sc_time& end) const;
   double utilisation(const sc_core::sc_time& end) const;
   uint32_t units() const { return units_; }
   StatMeta meta;
@@ -115,6 +120,7 @@ class BusyTime {
  private:
   uint32_t units_;
   WindowedTotal intervals_;
+  std::vector<const ByteFlow*> flows_;
 };
 
 // Bytes a wire or port moves, each transfer recorded over the interval it occupies: the
@@ -130,6 +136,8 @@ class ByteFlow {
   double within(const sc_core::sc_time& end) const { return moved_.within(end); }
   // Bytes per second over [0, end] (0 for an empty window).
   double rate(const sc_core::sc_time& end) const;
+  // The time its transfers occupy within [0, end], in picoseconds.
+  double busy_ps(const sc_core::sc_time& end) const { return moved_.span_within(end); }
   // Transfers that started within [0, end].
   uint64_t transfers_within(const sc_core::sc_time& end) const {
     return moved_.intervals_within(end);
@@ -194,6 +202,10 @@ class StatGroup {
   Counter& counter(const std::string& name, const std::string& unit, const std::string& desc);
   // Registers the busy time with its limit: utilisation at most 1.
   BusyTime& busy(const std::string& name, const std::string& desc, uint32_t units = 1);
+  // A single resource busy whenever one of `flows` (this group's) moves bytes, and whenever
+  // busy time is added to it.
+  BusyTime& busy(const std::string& name, const std::string& desc,
+                 std::vector<const ByteFlow*> flows);
   ByteFlow& bytes(const std::string& name, const std::string& desc);
   Occupancy& occupancy(const std::string& name, const std::string& unit, const std::string& desc);
   Histogram& histogram(const std::string& name, const std::string& unit, const std::string& desc);
@@ -216,6 +228,8 @@ class StatGroup {
   std::vector<StatMeta> catalogue() const;
 
  private:
+  BusyTime& add_busy(BusyTime& b);  // declares its limit
+
   struct Derived {
     StatMeta meta;
     std::function<double()> fn;

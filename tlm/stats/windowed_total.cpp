@@ -16,6 +16,7 @@ void WindowedTotal::settle() {
                                 [now_ps](const Interval& iv) { return iv.end_ps <= now_ps; });
   for (auto it = kept_.begin(); it != running; ++it) {
     settled_ += it->amount;
+    settled_span_ps_ += it->end_ps - it->start_ps;
     settled_intervals_ += it->count;
   }
   kept_.erase(kept_.begin(), running);
@@ -48,6 +49,16 @@ double WindowedTotal::within(const sc_core::sc_time& t) const {
     }
   }
   return static_cast<double>(whole) + part;
+}
+
+double WindowedTotal::span_within(const sc_core::sc_time& t) const {
+  refuse_before_settled(t);
+  const uint64_t t_ps = t.value();
+  uint64_t span = settled_span_ps_;
+  for (const Interval& iv : kept_) {
+    if (iv.start_ps < t_ps) span += std::min(iv.end_ps, t_ps) - iv.start_ps;
+  }
+  return static_cast<double>(span);
 }
 
 uint64_t WindowedTotal::intervals_within(const sc_core::sc_time& t) const {

@@ -40,12 +40,17 @@ class WindowedTotal {
       ++last.count;
       return;
     }
-    kept_.push_back({start_ps, end_ps, amount, 1});
+    // Constructed in place, field by field: an aggregate pushed whole is built on the stack
+    // and copied with wide loads that stall on the narrow stores just made (store forwarding).
+    kept_.emplace_back(start_ps, end_ps, amount);
     if (kept_.size() >= settle_when_) settle();
   }
 
   // The amount delivered within [0, t].
   double within(const sc_core::sc_time& t) const;
+  // The time the intervals cover within [0, t], in picoseconds (overlaps counted twice): for
+  // the bytes a port moves, the time it is busy moving them.
+  double span_within(const sc_core::sc_time& t) const;
   // Intervals that started within [0, t] (each may be short by the time resolution).
   uint64_t intervals_within(const sc_core::sc_time& t) const;
   // Every amount added, delivered by now or not.
@@ -53,6 +58,7 @@ class WindowedTotal {
 
  private:
   struct Interval {
+    Interval(uint64_t s, uint64_t e, uint64_t a) : start_ps(s), end_ps(e), amount(a), count(1) {}
     uint64_t start_ps, end_ps, amount, count;  // count: intervals merged into this one
   };
   void settle();  // folds in the intervals over by the current simulated time
@@ -60,6 +66,7 @@ class WindowedTotal {
 
   uint64_t total_ = 0;
   uint64_t settled_ = 0;            // amounts of intervals that ended by settled_at_ps_
+  uint64_t settled_span_ps_ = 0;    // their lengths
   uint64_t settled_intervals_ = 0;  // how many intervals those were
   uint64_t settled_at_ps_ = 0;
   std::vector<Interval> kept_;  // intervals not yet folded in, in arrival order

@@ -26,6 +26,9 @@ class SpanSet {
     return t;
   }
 
+  // The end of the last booking (0 if none is live): every cycle from there on is free.
+  uint64_t free_from() const { return spans_.size() == head_ ? 0 : spans_.back().end; }
+
   bool busy(uint64_t cycle) const {
     const size_t i = first_ending_after(cycle);
     return i < spans_.size() && spans_[i].start <= cycle;
