@@ -1,9 +1,11 @@
 // Synthetic traffic for network studies: at every node a Poisson source of fixed-size packets
 // with destinations drawn from a pattern (uniform random, nearest neighbour, transpose),
 // attached at the node's injection and reception ports in place of the DMA engine. Sources
-// stop at the end of the run window and the network drains; accepted throughput and latency
-// are measured over [warmup, end).
+// stop at the end of the run window (no event is left past it) and the network drains;
+// accepted throughput and latency are measured over [warmup, end), and over each half of it
+// separately: two halves that agree show the window was long enough to be steady.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -37,6 +39,9 @@ class TrafficGenerator : public NetworkTimer {
   double accepted_per_node() const;  // wire bytes per second per node
   double mean_latency_ns() const;
   double percentile_latency_ns(double q) const;
+  // The same over the first (half 0) or second (half 1) half of the window.
+  double accepted_per_node_half(int half) const;
+  double mean_latency_half_ns(int half) const;
   uint64_t generated() const { return generated_; }
   uint64_t refused_at_source() const { return refused_; }
   uint64_t delivered() const { return delivered_; }
@@ -72,6 +77,8 @@ class TrafficGenerator : public NetworkTimer {
   uint64_t warmup_ps_, end_ps_;
   uint64_t generated_ = 0, refused_ = 0, delivered_ = 0, misdelivered_ = 0;
   uint64_t window_bytes_ = 0;
+  std::array<uint64_t, 2> half_bytes_{}, half_latency_count_{};
+  std::array<double, 2> half_latency_sum_ns_{};
   int active_nodes_ = 0;
   std::vector<float> latencies_ns_;  // packets created in the window
 };

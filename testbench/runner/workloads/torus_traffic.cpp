@@ -60,9 +60,16 @@ void install_torus_traffic(TorusModel& m, uint64_t seed) {
   m.results = [gen, net, cfg] {
     const double bound = net->config().bisection_bound_per_node();
     if (net->in_flight() != 0) {
+      std::string names;
+      for (const std::string& s : net->undelivered(8)) names += "; " + s;
       CheckRegistry::instance().fail(
           "torus traffic: every packet delivered (no deadlock)", "torus",
-          fmt::format("{} packets were never delivered (deadlock)", net->in_flight()));
+          fmt::format("{} packets were never delivered (deadlock){}{}", net->in_flight(), names,
+                      net->in_flight() > 8 ? "; ..." : ""));
+    } else if (net->tokens_outstanding() != 0) {
+      CheckRegistry::instance().fail(
+          "torus traffic: every buffer token returns once the network drains", "torus",
+          fmt::format("{} chunks of tokens never came back", net->tokens_outstanding()));
     }
     if (gen->misdelivered() != 0) {
       CheckRegistry::instance().fail(
@@ -78,6 +85,11 @@ void install_torus_traffic(TorusModel& m, uint64_t seed) {
         {"bisection_bound_MBps_per_node", bound / 1e6},
         {"accepted_MBps_per_node", gen->accepted_per_node() / 1e6},
         {"mean_latency_ns", gen->mean_latency_ns()},
+        {"first_half_accepted_load", gen->accepted_per_node_half(0) / bound},
+        {"second_half_accepted_load", gen->accepted_per_node_half(1) / bound},
+        {"first_half_mean_latency_ns", gen->mean_latency_half_ns(0)},
+        {"second_half_mean_latency_ns", gen->mean_latency_half_ns(1)},
+        {"max_latency_ns", gen->percentile_latency_ns(1.0)},
         {"p99_latency_ns", gen->percentile_latency_ns(0.99)},
         {"packets_generated", gen->generated()},
         {"packets_refused_at_source", gen->refused_at_source()},
