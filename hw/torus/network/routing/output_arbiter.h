@@ -14,7 +14,9 @@
 //
 //  age (Blue Gene/P)  packets already in the network before packets from the injection FIFOs
 //                     (in-transit priority: a saturated network throttles injection instead of
-//                     filling up), oldest injection time first within each group.
+//                     filling up), the oldest in-transit packet (injection time) first, the
+//                     injection FIFOs in turn (so a short control packet in one FIFO does not
+//                     wait behind every older packet of the others).
 //  round_robin        all inputs alike, in turn from the one after the last winner.
 #pragma once
 #include <cstdint>
