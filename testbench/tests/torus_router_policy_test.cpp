@@ -117,8 +117,8 @@ TEST(TorusRouterPolicy, HighPriorityPacketsLeaveBeforeNormalOnesReadyAtTheSameTi
 // input stays within a few starvation bounds: a request waiting past the bound is served first,
 // and an in-transit one the bubble rule keeps out of a ring holds that ring's entry. Injection
 // FIFO heads wait longer (in-transit packets go first: that is the back-pressure on the
-// sources), but the bound shortens their longest wait too, against a bound beyond the run
-// (1e9 ns: no request ever counts as starved).
+// sources); under round robin the bound shortens their longest wait too. "Unbounded" is a
+// bound beyond the run (1e9 ns: no request ever counts as starved).
 TEST(TorusRouterPolicy, StarvationBoundKeepsRouterWaitsBoundedAtSaturation) {
   struct Waits {
     double transit, injection;
@@ -131,11 +131,11 @@ TEST(TorusRouterPolicy, StarvationBoundKeepsRouterWaitsBoundedAtSaturation) {
     const Json& n = r["stats"]["torus.network"];
     return Waits{n["transit_wait_max"].get<double>(), n["injection_wait_max"].get<double>()};
   };
-  // The age arbiter (in-transit first, oldest first): both waits shorter with the bound.
+  // The age arbiter (in-transit first, oldest first): in-transit waits shorter with the bound.
+  // (Its injection FIFOs wait as long either way: in-transit packets always go first.)
   const Waits age = worst("age", "2000"), age_unbounded = worst("age", "1e9");
   EXPECT_LT(age.transit, 5 * 2000);
   EXPECT_LT(age.transit, age_unbounded.transit);
-  EXPECT_LT(age.injection, age_unbounded.injection);
   // Round robin serves injection and in-transit alike: the bound mostly rescues injection
   // FIFO heads, and in-transit waits stay within a few bounds.
   const Waits rr = worst("round_robin", "2000"), rr_unbounded = worst("round_robin", "1e9");

@@ -64,8 +64,8 @@ NetworkConfig NetworkConfig::declare(const std::string& prefix) {
                          "only to show the network deadlocks without it)");
   c.injection_reserve_chunks = static_cast<uint32_t>(p.integer(
       "injection_reserve", c.injection_reserve_chunks, "chunks",
-      "room an injected packet leaves free on the escape VC beyond the bubble rule's, for "
-      "in-transit packets changing dimension (in-transit priority over injection)",
+      "room an injected packet leaves free downstream beyond its own (and the bubble rule's), "
+      "for packets already in the network (in-transit priority over injection)",
       Range::between(0, 4096)));
   c.header_bytes = static_cast<uint32_t>(p.integer(
       "header_bytes", c.header_bytes, "B",

@@ -39,12 +39,15 @@ struct NetworkConfig {
   std::string arbitration = "age";        // output arbiter (routing/output_arbiter.h)
   double starvation_bound_ns = 5000;      // a request waiting longer goes first
   bool bubble_rule = true;  // entering an escape ring needs room for two packets (false: tests)
-  // In-transit priority over injection on the escape VC: a packet from an injection FIFO
-  // enters its ring only if, beyond the bubble rule's two packets, this much more room is
-  // free, so packets already in the network changing dimension (which need two packets of
-  // room) are not crowded out by new ones. Without it the escape rings fill with injected
-  // packets past saturation, turning packets starve at the heads of their inputs, and
-  // dimension-order throughput collapses to well under half its peak.
+  // In-transit priority over injection: a packet from an injection FIFO takes a VC only if,
+  // beyond its own size (and on the escape VC beyond the bubble rule's second packet), this
+  // much more room is free downstream, so packets already in the network (which then find room
+  // first, and on the escape VC need two packets of room to change dimension) are not crowded
+  // out by new ones. The network throttles its sources instead of filling up: without it the
+  // escape rings fill with injected packets past saturation, turning packets starve at the
+  // heads of their inputs, and dimension-order throughput collapses to well under half its
+  // peak; adaptive packets are pushed onto the escape VC and adaptive throughput sags too.
+  // Capped so that a full-size packet can still enter an empty buffer.
   uint32_t injection_reserve_chunks = 16;
   uint32_t header_bytes = 16;            // hardware + DMA header in the first chunk
   uint32_t framing_bytes = 8;            // link-level CRC, sequence and token acknowledgement

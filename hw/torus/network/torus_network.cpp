@@ -59,7 +59,9 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
       fill_ps_(ps(kChunkBytes * 1e9 / cfg.injection_fill_rate)),
       starvation_ps_(ps(cfg.starvation_bound_ns)),
       entry_extra_(cfg.bubble_rule ? static_cast<int16_t>(kMaxChunks) : int16_t{0}),
-      // Capped so that a full-size packet can always enter an empty buffer.
+      // Both capped so that a full-size packet can always enter an empty buffer.
+      dynamic_injection_extra_(static_cast<int16_t>(std::min<int64_t>(
+          cfg.injection_reserve_chunks, int64_t{cfg.vc_buffer_chunks} - kMaxChunks))),
       injection_extra_(static_cast<int16_t>(std::max<int64_t>(
           entry_extra_, std::min<int64_t>(entry_extra_ + cfg.injection_reserve_chunks,
                                           int64_t{cfg.vc_buffer_chunks} - kMaxChunks)))),
@@ -115,7 +117,7 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   last_grant_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
   reception_free_ps_.assign(n, 0);
   requesters_.assign(static_cast<size_t>(n) * kOutputs, 0);
-  arb_posted_.assign(static_cast<size_t>(n) * kOutputs, 0);
+  arb_pending_.assign(n, 0);
   wake_posted_.assign(static_cast<size_t>(n) * kOutputs, 0);
   rr_.assign(static_cast<size_t>(n) * kOutputs, 0);
   requests_.assign(static_cast<size_t>(n) * slots_, Request{});
@@ -148,6 +150,9 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                  "longest a packet waited at the head of an injection FIFO (back-pressure on "
                  "the source: in-transit packets go first)",
                  [this] { return static_cast<double>(max_injection_wait_ps_) / 1e3; });
+  stats_.derived("events", "events",
+                 "network events handled (arrivals, credits, arbitrations, ...)",
+                 [this] { return static_cast<double>(heap_.handled()); });
   stats_.derived("min_free_tokens", "chunks", "fewest free tokens any VC ever had",
                  [this] { return static_cast<double>(min_tokens_); });
   stats_.limit({Limit::Kind::Utilisation, "link_utilisation_max", "fraction",
@@ -286,11 +291,15 @@ void TorusNetwork::handle(const Action& a) {
       break;
     }
     case Op::Arbitrate:
-      arb_posted_[a.node * kOutputs + a.a] = 0;
-      if (a.a == kReception) {
-        arbitrate_reception(a.node);
-      } else {
-        arbitrate(a.node, a.a);
+      // Every output of the node that asked during this instant, one event for all.
+      while (uint8_t pending = arb_pending_[a.node]) {
+        const int out = __builtin_ctz(pending);
+        arb_pending_[a.node] = static_cast<uint8_t>(pending & (pending - 1));
+        if (out == kReception) {
+          arbitrate_reception(a.node);
+        } else {
+          arbitrate(a.node, out);
+        }
       }
       break;
     case Op::Timer:
@@ -345,7 +354,8 @@ void TorusNetwork::withdraw(int node, int slot) {
 // instant compete), or when it frees if it is busy.
 void TorusNetwork::post_arbitrate(int node, int out) {
   const size_t o = static_cast<size_t>(node) * kOutputs + out;
-  if (arb_posted_[o] || requesters_[o] == 0) return;
+  uint8_t& pending = arb_pending_[node];
+  if ((pending >> out & 1) || requesters_[o] == 0) return;
   const uint64_t now = hs::now().value();
   const uint64_t free =
       out == kReception ? reception_free_ps_[node] : link_free_ps_[node * kDirs + out];
@@ -354,9 +364,10 @@ void TorusNetwork::post_arbitrate(int node, int out) {
     wake_when_free(node, out, free);
     return;
   }
-  arb_posted_[o] = 1;
-  heap_.post(sc_core::sc_time::from_value(now),
-             Action{Op::Arbitrate, static_cast<int8_t>(out), 0, 0, node, nullptr});
+  if (pending == 0) {
+    heap_.post(sc_core::sc_time::from_value(now), Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
+  }
+  pending = static_cast<uint8_t>(pending | 1u << out);
 }
 
 void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
@@ -375,7 +386,7 @@ TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Re
     int16_t best = -1;
     for (int vc = 1; vc <= cfg_.dynamic_vcs; ++vc) {
       const int16_t t = tokens(node, dir, vc);
-      if (t >= need && t > best) {
+      if (t >= need + (p.prev_dir < 0 ? dynamic_injection_extra_ : 0) && t > best) {
         best = t;
         c.vc = static_cast<int8_t>(vc);
       }

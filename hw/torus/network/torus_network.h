@@ -191,8 +191,9 @@ class TorusNetwork : public sc_core::sc_module {
   const OutputSelection& selection_;
   const OutputArbiter& arbiter_;
   uint64_t wire_ps_, router_ps_, credit_ps_, fill_ps_, starvation_ps_;
-  int16_t entry_extra_;      // the bubble rule's extra room for entering a ring (chunks)
-  int16_t injection_extra_;  // the same for a packet from an injection FIFO, reserve included
+  int16_t entry_extra_;              // the bubble rule's extra room for entering a ring (chunks)
+  int16_t dynamic_injection_extra_;  // room an injected packet leaves free on a dynamic VC
+  int16_t injection_extra_;  // the escape VC: for a packet from an injection FIFO, reserve included
   std::array<uint64_t, kMaxChunks + 1> ser_ps_{}, rx_ps_{};
 
   std::vector<NodeEndpoint*> endpoints_;
@@ -203,11 +204,12 @@ class TorusNetwork : public sc_core::sc_module {
   int min_tokens_;
   uint64_t max_transit_wait_ps_ = 0, max_injection_wait_ps_ = 0;
   // Per output (node * kOutputs + out): when it frees (links: link_free_ps_), its requesters
-  // (bit = input slot), whether an arbitration or a wake-up is posted, round robin.
+  // (bit = input slot), whether a wake-up is posted, round robin.
   std::vector<uint64_t> link_free_ps_, link_busy_ps_, last_grant_ps_, reception_free_ps_;
   std::vector<uint64_t> requesters_;
-  std::vector<uint8_t> arb_posted_, wake_posted_, rr_;
-  std::vector<Request> requests_;  // node * slots_ + slot
+  std::vector<uint8_t> wake_posted_, rr_;
+  std::vector<uint8_t> arb_pending_;  // per node: outputs to arbitrate at the end of the instant
+  std::vector<Request> requests_;     // node * slots_ + slot
   std::mt19937_64 rng_;
   PacketPool pool_;
   EventHeap<Action> heap_;

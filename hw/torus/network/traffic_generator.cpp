@@ -118,6 +118,7 @@ void TrafficGenerator::received(int node, Packet* p) {
     const double ns = (now - p->created_ps) / 1e3;
     latencies_ns_.push_back(static_cast<float>(ns));
     half_latency_sum_ns_[p->created_ps >= mid] += ns;
+    half_network_latency_sum_ns_[p->created_ps >= mid] += (now - p->injected_ps) / 1e3;
     ++half_latency_count_[p->created_ps >= mid];
   }
   net_.pool().give(p);
@@ -139,6 +140,11 @@ double TrafficGenerator::accepted_per_node_half(int half) const {
 
 double TrafficGenerator::mean_latency_half_ns(int half) const {
   return half_latency_count_[half] ? half_latency_sum_ns_[half] / half_latency_count_[half] : 0;
+}
+
+double TrafficGenerator::mean_network_latency_half_ns(int half) const {
+  return half_latency_count_[half] ? half_network_latency_sum_ns_[half] / half_latency_count_[half]
+                                   : 0;
 }
 
 double TrafficGenerator::mean_latency_ns() const {

@@ -89,6 +89,8 @@ void install_torus_traffic(TorusModel& m, uint64_t seed) {
         {"second_half_accepted_load", gen->accepted_per_node_half(1) / bound},
         {"first_half_mean_latency_ns", gen->mean_latency_half_ns(0)},
         {"second_half_mean_latency_ns", gen->mean_latency_half_ns(1)},
+        {"first_half_network_latency_ns", gen->mean_network_latency_half_ns(0)},
+        {"second_half_network_latency_ns", gen->mean_network_latency_half_ns(1)},
         {"max_latency_ns", gen->percentile_latency_ns(1.0)},
         {"p99_latency_ns", gen->percentile_latency_ns(0.99)},
         {"packets_generated", gen->generated()},
