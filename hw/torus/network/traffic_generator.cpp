@@ -113,12 +113,13 @@ void TrafficGenerator::received(int node, Packet* p) {
   if (now >= warmup_ps_ && now < end_ps_) {
     window_bytes_ += net_.config().wire_bytes(p->chunks);
     half_bytes_[now >= mid] += net_.config().wire_bytes(p->chunks);
+    half_network_latency_sum_ns_[now >= mid] += (now - p->injected_ps) / 1e3;
+    ++half_delivered_[now >= mid];
   }
   if (p->created_ps >= warmup_ps_ && p->created_ps < end_ps_) {
     const double ns = (now - p->created_ps) / 1e3;
     latencies_ns_.push_back(static_cast<float>(ns));
     half_latency_sum_ns_[p->created_ps >= mid] += ns;
-    half_network_latency_sum_ns_[p->created_ps >= mid] += (now - p->injected_ps) / 1e3;
     ++half_latency_count_[p->created_ps >= mid];
   }
   net_.pool().give(p);

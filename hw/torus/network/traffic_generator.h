@@ -39,9 +39,10 @@ class TrafficGenerator : public NetworkTimer {
   double accepted_per_node() const;  // wire bytes per second per node
   double mean_latency_ns() const;
   double percentile_latency_ns(double q) const;
-  // The same over the first (half 0) or second (half 1) half of the window; and the mean of
-  // the network's share of the latency (injection FIFO to delivery), which is steady past
-  // saturation while the source queues' share keeps growing until they fill.
+  // The same over the first (half 0) or second (half 1) half of the window (latency: of the
+  // packets created in that half); and the mean network share of the latency (injection FIFO
+  // to delivery) of the packets delivered in that half, which is steady past saturation while
+  // the source queues' share keeps growing until they fill.
   double accepted_per_node_half(int half) const;
   double mean_latency_half_ns(int half) const;
   double mean_network_latency_half_ns(int half) const;
@@ -80,7 +81,7 @@ class TrafficGenerator : public NetworkTimer {
   uint64_t warmup_ps_, end_ps_;
   uint64_t generated_ = 0, refused_ = 0, delivered_ = 0, misdelivered_ = 0;
   uint64_t window_bytes_ = 0;
-  std::array<uint64_t, 2> half_bytes_{}, half_latency_count_{};
+  std::array<uint64_t, 2> half_bytes_{}, half_latency_count_{}, half_delivered_{};
   std::array<double, 2> half_latency_sum_ns_{}, half_network_latency_sum_ns_{};
   int active_nodes_ = 0;
   std::vector<float> latencies_ns_;  // packets created in the window

@@ -33,7 +33,7 @@ class Age : public OutputArbiter {
   const char* name() const override { return "age"; }
   const char* summary() const override {
     return "in-transit packets before injection, oldest first; injection FIFOs in turn "
-           "(Blue Gene/P)";
+           "(in-transit priority)";
   }
   int pick(const ArbRequest* r, int n, uint8_t& pointer) const override {
     const int s = oldest_starved(r, n);

@@ -12,7 +12,7 @@
 // can pass it. Injection FIFO heads do not hold entries: at saturation they are meant to wait
 // (in-transit priority is the network's back-pressure on its sources).
 //
-//  age (Blue Gene/P)  packets already in the network before packets from the injection FIFOs
+//  age (default)      packets already in the network before packets from the injection FIFOs
 //                     (in-transit priority: a saturated network throttles injection instead of
 //                     filling up), the oldest in-transit packet (injection time) first, the
 //                     injection FIFOs in turn (so a short control packet in one FIFO does not

@@ -8,8 +8,8 @@
 //    packets). Dimension order on rings guarded by the bubble rule is deadlock free, and a
 //    packet can always request its escape output, so candidates added on the dynamic VCs
 //    cannot deadlock the network (Duato's condition for virtual cut-through).
-//  - A packet that has taken the escape VC stays on it to its destination (as on Blue Gene/P:
-//    the dynamic VCs are not re-entered), so the escape network drains by itself.
+//  - A packet that has taken the escape VC stays on it to its destination (as in this model of
+//    Blue Gene/P: the dynamic VCs are not re-entered), so the escape network drains by itself.
 #pragma once
 #include <cstdint>
 #include <string>
