@@ -16,6 +16,10 @@
 // L(h, n) = (chunks - 1) x 32 B / injection_fill_rate + h x wire + (h - 1) x router + ser(n).
 // With the defaults: 32 B, 1 hop: 0 + 6 + 0 + 94.1 = 100.1 ns; 256 B, 1 hop: 172.3 + 6 + 621.2
 // = 799.5 ns; 32 B, 64 hops: 384 + 2709 + 94.1 = 3187 ns (Blue Gene/P: 100 ns, 800 ns, 3.2 us).
+// No model with one latency per hop fits all three: 64 hops in 3.2 us needs ~49 ns per hop,
+// which leaves 51 ns for a one-hop 32 B packet whose serialisation alone takes 94 ns, and 800 ns
+// for 256 B needs more time per byte than the link's 425 MB/s. Two mechanisms reconcile them:
+// a one-hop packet passes no transit router, and the injection FIFO stores a packet whole.
 #pragma once
 #include <cstdint>
 #include <string>
