@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
@@ -163,7 +164,8 @@ Json message_sizes() {
 // child process), so the network's speed can be read against it.
 double bare_kernel_waits_per_second() {
   const std::string out = "/tmp/hybridsim-bench-kernel-" + std::to_string(getpid()) + ".json";
-  const std::string cmd = "/proc/self/exe --out " + out + " kernel_pingpong > /dev/null 2>&1";
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string cmd = self + " --out " + out + " kernel_pingpong > /dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) return 0;
   std::ifstream in(out);
   Json j;
