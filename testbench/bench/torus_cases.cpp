@@ -4,7 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <unistd.h>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "hw/dma_counters/verilated_counter_block.h"
@@ -19,7 +23,9 @@ using hs::testing::run_scenario;
 namespace {
 
 // Defaults of torus.network (hw/torus/network/network_config.h).
-constexpr double kLinkRate = 425e6, kHopNs = 64, kHeader = 16, kFraming = 8;
+constexpr double kLinkRate = 425e6, kHeader = 16, kFraming = 8;
+// A transit hop: wire_latency + router_latency.
+constexpr double kHopNs = 6 + 43;
 
 Json link_efficiency() {
   // A 4 MiB rendezvous message is one long direct-put stream of 256-byte packets on one link.
@@ -69,24 +75,65 @@ Json hop_latency() {
           {"max_residual_ns", worst}};
 }
 
+// One 8x8x8 uniform-random run at `load`, long enough to be steady: the two halves of the
+// measurement window must agree within 5% on accepted load and mean latency.
+Json traffic_point(const std::string& routing, double load) {
+  const Json r = run_scenario(
+      "torus_traffic", {"torus.network.routing=" + routing, "workload.load=" + std::to_string(load),
+                        "workload.warmup=150000", "workload.duration=200000"});
+  const Json& res = r["results"];
+  auto agree = [&](const char* a, const char* b) {
+    const double x = res[a].get<double>(), y = res[b].get<double>();
+    return std::abs(x - y) <= 0.05 * std::max(x, y);
+  };
+  return {
+      {"offered", load},
+      {"accepted", res["accepted_load"]},
+      {"first_half_accepted", res["first_half_accepted_load"]},
+      {"second_half_accepted", res["second_half_accepted_load"]},
+      {"mean_latency_ns", res["mean_latency_ns"]},
+      {"first_half_latency_ns", res["first_half_mean_latency_ns"]},
+      {"second_half_latency_ns", res["second_half_mean_latency_ns"]},
+      {"p99_latency_ns", res["p99_latency_ns"]},
+      {"max_latency_ns", res["max_latency_ns"]},
+      {"escape_hop_fraction", r["stats"]["torus.network"]["escape_hops"].get<double>() /
+                                  std::max(1.0, res["packet_hops"].get<double>())},
+      {"first_half_network_latency_ns", res["first_half_network_latency_ns"]},
+      {"second_half_network_latency_ns", res["second_half_network_latency_ns"]},
+      {"latency_halves_agree", agree("first_half_mean_latency_ns", "second_half_mean_latency_ns")},
+      // Past saturation the source queues grow until full, so creation-to-delivery latency
+      // is steady only once they are; the network's share (injection to delivery) and the
+      // accepted load are steady as soon as the network is.
+      {"steady", agree("first_half_accepted_load", "second_half_accepted_load") &&
+                     agree("first_half_network_latency_ns", "second_half_network_latency_ns")},
+      {"status", r["status"]}};
+}
+
 Json load_sweep() {
-  Json rows = Json::array();
-  double peak = 0;
-  for (double load : {0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5}) {
-    const Json r = run_scenario(
-        "torus_traffic", {"workload.load=" + std::to_string(load), "workload.duration=30000"});
-    const Json& res = r["results"];
-    peak = std::max(peak, res["accepted_load"].get<double>());
-    rows.push_back({{"offered", load},
-                    {"accepted", res["accepted_load"]},
-                    {"mean_latency_ns", res["mean_latency_ns"]},
-                    {"p99_latency_ns", res["p99_latency_ns"]},
-                    {"status", r["status"]}});
+  Json out = {{"torus", "8x8x8 uniform random, 256 B packets, window 150 us warm-up + 200 us"},
+              {"bisection_bound_MBps_per_node", 8 * kLinkRate / 8 / 1e6}};
+  for (const char* routing : {"deterministic", "adaptive"}) {
+    Json rows = Json::array();
+    double peak = 0;
+    for (double load : {0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.2, 1.5, 2.0}) {
+      const Json row = traffic_point(routing, load);
+      peak = std::max(peak, row["accepted"].get<double>());
+      rows.push_back(row);
+    }
+    double at1 = 0, at2 = 0;
+    bool steady = true;
+    for (const auto& row : rows) {
+      steady = steady && row["steady"].get<bool>();
+      if (row["offered"].get<double>() == 1.0) at1 = row["accepted"].get<double>();
+      if (row["offered"].get<double>() == 2.0) at2 = row["accepted"].get<double>();
+    }
+    out[routing] = {{"rows", rows},
+                    {"peak_accepted_fraction_of_bisection", peak},
+                    {"at_1.0_of_peak", at1 / peak},
+                    {"at_2.0_of_peak", at2 / peak},
+                    {"all_halves_agree_within_5pct", steady}};
   }
-  return {{"torus", "8x8x8 uniform random, 256 B packets"},
-          {"bisection_bound_MBps_per_node", 8 * kLinkRate / 8 / 1e6},
-          {"rows", rows},
-          {"peak_accepted_fraction_of_bisection", peak}};
+  return out;
 }
 
 Json message_sizes() {
@@ -113,23 +160,50 @@ Json message_sizes() {
   return {{"rows", rows}, {"hops", 1}};
 }
 
+// The bare SystemC kernel's rate on this machine now (hybridsim-bench kernel_pingpong in a
+// child process), so the network's speed can be read against it.
+double bare_kernel_waits_per_second() {
+  const std::string out = "/tmp/hybridsim-bench-kernel-" + std::to_string(getpid()) + ".json";
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string cmd = self + " --out " + out + " kernel_pingpong > /dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) return 0;
+  std::ifstream in(out);
+  Json j;
+  in >> j;
+  std::remove(out.c_str());
+  return j["kernel_pingpong"]["waits_per_second"].get<double>();
+}
+
 Json speed() {
-  // Best of three: wall time varies with whatever else the machine does.
-  Json best;
-  for (int i = 0; i < 3; ++i) {
-    const Json r = run_scenario("torus_traffic", {"workload.load=0.5", "workload.duration=200000"});
-    const double wall = r["run"]["wall_seconds"].get<double>();
-    const double hops = r["results"]["packet_hops"].get<double>();
-    if (best.is_null() || wall < best["wall_seconds"].get<double>()) {
-      best = {{"status", r["status"]},
-              {"wall_seconds", wall},
-              {"packet_hops", hops},
-              {"packet_hops_per_wall_second", hops / wall},
-              {"simulated_us", r["simulated_time_ns"].get<double>() / 1e3},
-              {"peak_rss_MiB", r["run"]["peak_rss_MiB"]}};
+  // 8x8x8 uniform random, both routing modes, below saturation and at offered 1.0. Best of
+  // three: wall time varies with whatever else the machine does.
+  Json rows = Json::array();
+  for (const char* routing : {"deterministic", "adaptive"}) {
+    for (double load : {0.1, 1.0}) {
+      Json best;
+      for (int i = 0; i < 3; ++i) {
+        const Json r =
+            run_scenario("torus_traffic",
+                         {"torus.network.routing=" + std::string(routing),
+                          "workload.load=" + std::to_string(load), "workload.warmup=20000",
+                          "workload.duration=" + std::string(load < 0.5 ? "400000" : "100000")});
+        const double wall = r["run"]["wall_seconds"].get<double>();
+        const double hops = r["results"]["packet_hops"].get<double>();
+        if (best.is_null() || wall < best["wall_seconds"].get<double>()) {
+          best = {{"routing", routing},
+                  {"offered", load},
+                  {"status", r["status"]},
+                  {"wall_seconds", wall},
+                  {"packet_hops", hops},
+                  {"packet_hops_per_wall_second", hops / wall},
+                  {"simulated_us", r["simulated_time_ns"].get<double>() / 1e3},
+                  {"peak_rss_MiB", r["run"]["peak_rss_MiB"]}};
+        }
+      }
+      rows.push_back(best);
     }
   }
-  return best;
+  return {{"rows", rows}, {"bare_kernel_waits_per_second", bare_kernel_waits_per_second()}};
 }
 
 double wall_now() {
@@ -276,20 +350,39 @@ void print_torus_summary(const Json& all) {
   if (all.contains("torus_hop_latency")) {
     const Json& j = all["torus_hop_latency"];
     std::printf(
-        "zero-load latency vs hops: slope %.2f ns/hop (hop_latency %.0f ns), max "
+        "zero-load latency vs hops: slope %.2f ns/hop (wire + router latency %.0f ns), max "
         "residual %.2f ns\n",
         j["slope_ns_per_hop"].get<double>(), j["hop_latency_param_ns"].get<double>(),
         j["max_residual_ns"].get<double>());
   }
   if (all.contains("torus_load_sweep")) {
-    for (const auto& row : all["torus_load_sweep"]["rows"]) {
+    for (const char* routing : {"deterministic", "adaptive"}) {
+      const Json& j = all["torus_load_sweep"][routing];
       std::printf(
-          "8x8x8 uniform offered %.2f: accepted %.3f, mean latency %7.0f ns, p99 %7.0f ns\n",
-          row["offered"].get<double>(), row["accepted"].get<double>(),
-          row["mean_latency_ns"].get<double>(), row["p99_latency_ns"].get<double>());
+          "8x8x8 uniform, %s routing: offered -> accepted (first half / second half), mean "
+          "latency from creation (halves), network latency (halves), p99, max\n",
+          routing);
+      for (const auto& row : j["rows"]) {
+        std::printf(
+            "  %.2f -> %.3f (%.3f / %.3f)  %7.0f ns (%7.0f / %7.0f)  net (%6.0f / %6.0f)  p99 "
+            "%7.0f  max %7.0f  escape %.2f%s\n",
+            row["offered"].get<double>(), row["accepted"].get<double>(),
+            row["first_half_accepted"].get<double>(), row["second_half_accepted"].get<double>(),
+            row["mean_latency_ns"].get<double>(), row["first_half_latency_ns"].get<double>(),
+            row["second_half_latency_ns"].get<double>(),
+            row["first_half_network_latency_ns"].get<double>(),
+            row["second_half_network_latency_ns"].get<double>(),
+            row["p99_latency_ns"].get<double>(), row["max_latency_ns"].get<double>(),
+            row["escape_hop_fraction"].get<double>(),
+            row["steady"].get<bool>() ? "" : "  HALVES DIFFER > 5%");
+      }
+      std::printf(
+          "  peak %.3f of the bisection bound; at 1.0 %.3f of peak, at 2.0 %.3f; accepted and "
+          "network-latency halves agree within 5%%: %s\n",
+          j["peak_accepted_fraction_of_bisection"].get<double>(), j["at_1.0_of_peak"].get<double>(),
+          j["at_2.0_of_peak"].get<double>(),
+          j["all_halves_agree_within_5pct"].get<bool>() ? "yes" : "NO");
     }
-    std::printf("peak accepted / bisection bound: %.3f\n",
-                all["torus_load_sweep"]["peak_accepted_fraction_of_bisection"].get<double>());
   }
   if (all.contains("torus_message_sizes")) {
     for (const auto& row : all["torus_message_sizes"]["rows"]) {
@@ -303,8 +396,14 @@ void print_torus_summary(const Json& all) {
   }
   if (all.contains("torus_speed")) {
     const Json& j = all["torus_speed"];
-    std::printf("8x8x8 at 0.5 load: %.0f packet-hops / wall s, peak RSS %.0f MiB\n",
-                j["packet_hops_per_wall_second"].get<double>(), j["peak_rss_MiB"].get<double>());
+    for (const auto& row : j["rows"]) {
+      std::printf("8x8x8 %s at offered %.1f: %.0f link hops / wall s, peak RSS %.0f MiB\n",
+                  row["routing"].get<std::string>().c_str(), row["offered"].get<double>(),
+                  row["packet_hops_per_wall_second"].get<double>(),
+                  row["peak_rss_MiB"].get<double>());
+    }
+    std::printf("bare SystemC kernel in the same run: %.0f waits / wall s\n",
+                j["bare_kernel_waits_per_second"].get<double>());
   }
   if (all.contains("torus_rtl_counters")) {
     const Json& j = all["torus_rtl_counters"];

@@ -306,7 +306,9 @@ TEST(PhysicalLimits, ATimeLimitedSaturatedTorusKeepsItsLinksWithinLimits) {
                         "torus.network.y=4", "torus.network.z=4"});
   ASSERT_TRUE(r.contains("stats")) << r.dump();
   const Json& net = r["stats"]["torus.network"];
-  EXPECT_GT(net["link_utilisation_max"].get<double>(), 0.99);  // saturated links
+  // Saturated links. No link can be busy before the first packet is wholly in its injection
+  // FIFO (7 chunks at the fill rate after the header: 172 ns of the 10 us), hence not 0.99.
+  EXPECT_GT(net["link_utilisation_max"].get<double>(), 0.98);
   EXPECT_LE(net["link_utilisation_max"].get<double>(), 1.0);
   const double ceiling =
       net["links"].get<double>() * r["params"]["torus.network.link_rate"].get<double>();

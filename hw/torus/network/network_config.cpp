@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "hw/torus/network/routing/output_arbiter.h"
+#include "hw/torus/network/routing/output_selection.h"
+#include "hw/torus/network/routing/routing_function.h"
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
@@ -18,9 +21,18 @@ NetworkConfig NetworkConfig::declare(const std::string& prefix) {
   c.wrap = p.flag("wrap", c.wrap, "wrap-around links on every axis (false: a mesh)");
   c.link_bytes_per_second = p.real("link_rate", c.link_bytes_per_second, "B/s",
                                    "link rate per direction", Range::between(1e6, 1e12));
-  c.hop_latency_ns =
-      p.real("hop_latency", c.hop_latency_ns, "ns",
-             "per-hop latency of a packet head: router pipeline and wire", Range::between(0, 1e6));
+  c.wire_latency_ns = p.real("wire_latency", c.wire_latency_ns, "ns",
+                             "a packet head across one link: wire, serialiser and deserialiser",
+                             Range::between(0, 1e6));
+  c.router_latency_ns =
+      p.real("router_latency", c.router_latency_ns, "ns",
+             "a packet head through a transit router (input buffer, route, arbitration, "
+             "crossbar); the source and destination routers do not add it",
+             Range::between(0, 1e6));
+  c.injection_fill_rate =
+      p.real("injection_fill_rate", c.injection_fill_rate, "B/s",
+             "rate the injection FIFO is written at; a packet leaves only once all of it is in",
+             Range::between(1e6, 1e12));
   c.credit_latency_ns =
       p.real("credit_latency", c.credit_latency_ns, "ns",
              "delay before a freed buffer's tokens reach the sender", Range::between(0, 1e6));
@@ -33,12 +45,28 @@ NetworkConfig NetworkConfig::declare(const std::string& prefix) {
                                              "adaptive virtual channels (besides the bubble "
                                              "escape VC and the high-priority VC)",
                                              Range::between(0, 4)));
-  c.routing = p.choice("routing", "adaptive",
-                       "adaptive: minimal adaptive on dynamic VCs with bubble escape; "
-                       "deterministic: dimension order on the bubble VC only",
-                       {"adaptive", "deterministic"}) == "adaptive"
-                  ? Routing::Adaptive
-                  : Routing::Deterministic;
+  c.routing =
+      p.choice("routing", c.routing, routing_functions().help(), routing_functions().names());
+  c.selection =
+      p.choice("selection", c.selection,
+               "how an adaptive packet picks among free outputs: " + output_selections().help(),
+               output_selections().names());
+  c.arbitration = p.choice("arbitration", c.arbitration,
+                           "which waiting packet an output serves: " + output_arbiters().help(),
+                           output_arbiters().names());
+  c.starvation_bound_ns =
+      p.real("starvation_bound", c.starvation_bound_ns, "ns",
+             "a packet waiting longer than this at a router is served first and holds its "
+             "escape ring's entry",
+             Range::between(1, 1e9));
+  c.bubble_rule = p.flag("bubble_rule", c.bubble_rule,
+                         "entering an escape-VC ring needs room for two full packets (false "
+                         "only to show the network deadlocks without it)");
+  c.injection_reserve_chunks = static_cast<uint32_t>(p.integer(
+      "injection_reserve", c.injection_reserve_chunks, "chunks",
+      "room an injected packet leaves free downstream beyond its own (and the bubble rule's), "
+      "for packets already in the network (in-transit priority over injection)",
+      Range::between(0, 4096)));
   c.header_bytes = static_cast<uint32_t>(p.integer(
       "header_bytes", c.header_bytes, "B",
       "hardware and DMA header carried in a packet's first chunk", Range::between(8, 32)));

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
 #include "tlm/kernel/now.h"
 #include "tlm/timing/clock.h"
 
@@ -48,8 +49,24 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
       vcs_(cfg.dynamic_vcs + 2),
       high_vc_(cfg.dynamic_vcs + 1),
       inj_queues_(cfg.injection_queues + 1),
-      hop_ps_(ps(cfg.hop_latency_ns)),
+      slots_(kDirs * vcs_ + inj_queues_),
+      routing_(routing_functions().get(cfg.routing)),
+      selection_(output_selections().get(cfg.selection)),
+      arbiter_(output_arbiters().get(cfg.arbitration)),
+      wire_ps_(ps(cfg.wire_latency_ns)),
+      router_ps_(ps(cfg.router_latency_ns)),
       credit_ps_(ps(cfg.credit_latency_ns)),
+      fill_ps_(ps(kChunkBytes * 1e9 / cfg.injection_fill_rate)),
+      starvation_ps_(ps(cfg.starvation_bound_ns)),
+      entry_extra_(cfg.bubble_rule ? static_cast<int16_t>(kMaxChunks) : int16_t{0}),
+      // Both capped so that a full-size packet can always enter an empty buffer.
+      dynamic_injection_extra_(static_cast<int16_t>(std::min<int64_t>(
+          cfg.injection_reserve_chunks, int64_t{cfg.vc_buffer_chunks} - kMaxChunks))),
+      injection_extra_(static_cast<int16_t>(std::max<int64_t>(
+          entry_extra_, std::min<int64_t>(entry_extra_ + cfg.injection_reserve_chunks,
+                                          int64_t{cfg.vc_buffer_chunks} - kMaxChunks)))),
+      min_tokens_(static_cast<int>(cfg.vc_buffer_chunks)),
+      rng_(0x7021u),
       heap_("torus_events", [this](const Action& a) { handle(a); }),
       stats_(this->name()),
       injected_(stats_.counter("packets_injected", "packets", "packets entering the network")),
@@ -64,15 +81,26 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                                   "link traversals on the bubble escape "
                                   "VC")),
       token_waits_(stats_.counter("token_waits", "events",
-                                  "times a head packet waited for "
-                                  "buffer tokens downstream")),
-      link_waits_(stats_.counter("link_waits", "events",
-                                 "times a head packet waited for a busy "
-                                 "link")),
+                                  "arbitrations a free output ended without a grant: every "
+                                  "requester lacked buffer tokens downstream")),
+      link_waits_(
+          stats_.counter("link_waits", "events", "requests that found their output's link busy")),
+      arbitrations_(stats_.counter("arbitrations", "events", "output arbitrations run")),
+      starved_grants_(stats_.counter("starved_grants", "packets",
+                                     "grants to packets that had waited past the starvation "
+                                     "bound")),
       latency_(stats_.histogram("packet_latency", "ns",
                                 "creation to delivery, source queueing "
                                 "included")),
+      network_latency_(stats_.histogram("network_latency", "ns",
+                                        "injection FIFO to delivery: the wait inside the network")),
       hop_count_(stats_.histogram("hops_per_packet", "hops", "links each packet crossed")) {
+  if (slots_ > 64) {
+    throw InputError(
+        fmt::format("torus.network: {} router inputs (dynamic_vcs and "
+                    "injection_queues) exceed the 64 the arbiters track",
+                    slots_));
+  }
   const int n = shape_.nodes();
   for (uint32_t c = 1; c <= kMaxChunks; ++c) {
     ser_ps_[c] = ps(cfg.serialisation_ns(c));
@@ -82,12 +110,17 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   inputs_.resize(static_cast<size_t>(n) * kDirs * vcs_);
   injections_.resize(static_cast<size_t>(n) * inj_queues_);
   inj_held_.assign(static_cast<size_t>(n) * inj_queues_, 0);
+  fill_done_ps_.assign(static_cast<size_t>(n) * inj_queues_, 0);
   tokens_.assign(static_cast<size_t>(n) * kDirs * vcs_, static_cast<int16_t>(cfg.vc_buffer_chunks));
   link_free_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
   link_busy_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
+  last_grant_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
   reception_free_ps_.assign(n, 0);
-  scan_at_.assign(n, kNever);
-  rr_.assign(n, 0);
+  requesters_.assign(static_cast<size_t>(n) * kOutputs, 0);
+  arb_pending_.assign(n, 0);
+  wake_posted_.assign(static_cast<size_t>(n) * kOutputs, 0);
+  rr_.assign(static_cast<size_t>(n) * kOutputs, 0);
+  requests_.assign(static_cast<size_t>(n) * slots_, Request{});
 
   int links = 0;
   for (int node = 0; node < n; ++node) {
@@ -106,6 +139,22 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                  });
   stats_.derived("link_utilisation_max", "fraction", "busiest link's busy fraction",
                  [this] { return busiest_link_utilisation(hs::now().value()); });
+  stats_.derived("tokens_outstanding", "chunks",
+                 "buffer tokens lent out at the run's end (0 once the network has drained)",
+                 [this] { return static_cast<double>(tokens_outstanding()); });
+  stats_.derived("transit_wait_max", "ns",
+                 "longest an in-transit packet waited at the head of a router input for its "
+                 "grant (the starvation bound's target)",
+                 [this] { return static_cast<double>(max_transit_wait_ps_) / 1e3; });
+  stats_.derived("injection_wait_max", "ns",
+                 "longest a packet waited at the head of an injection FIFO (back-pressure on "
+                 "the source: in-transit packets go first)",
+                 [this] { return static_cast<double>(max_injection_wait_ps_) / 1e3; });
+  stats_.derived("events", "events",
+                 "network events handled (arrivals, credits, arbitrations, ...)",
+                 [this] { return static_cast<double>(heap_.handled()); });
+  stats_.derived("min_free_tokens", "chunks", "fewest free tokens any VC ever had",
+                 [this] { return static_cast<double>(min_tokens_); });
   stats_.limit({Limit::Kind::Utilisation, "link_utilisation_max", "fraction",
                 [this](const sc_core::sc_time& end) {
                   return Limit::Reading{busiest_link_utilisation(end.value()), 1.0, 0.0};
@@ -136,32 +185,73 @@ double TorusNetwork::busiest_link_utilisation(uint64_t t_ps) const {
   return static_cast<double>(busiest) / static_cast<double>(t_ps);
 }
 
+int64_t TorusNetwork::tokens_outstanding() const {
+  int64_t lent = 0;
+  for (int16_t t : tokens_) lent += static_cast<int64_t>(cfg_.vc_buffer_chunks) - t;
+  return lent;
+}
+
+std::vector<std::string> TorusNetwork::undelivered(size_t max) const {
+  std::vector<std::string> out;
+  auto describe = [&](const Packet& p, int node, const std::string& where) {
+    if (out.size() >= max) return;
+    out.push_back(fmt::format("packet {} {}->{} waiting at {} {}", p.id, shape_.name(p.src),
+                              shape_.name(p.dest), shape_.name(node), where));
+  };
+  for (int node = 0; node < shape_.nodes(); ++node) {
+    for (int slot = 0; slot < slots_; ++slot) {
+      const Fifo& f = slot_fifo(node, slot);
+      for (uint32_t i = 0; i < f.count; ++i) {
+        const std::string where =
+            slot < kDirs * vcs_
+                ? fmt::format("input {} VC {}", dir_name(slot / vcs_),
+                              slot % vcs_ == 0          ? std::string("escape")
+                              : slot % vcs_ == high_vc_ ? std::string("high-priority")
+                                                        : std::to_string(slot % vcs_))
+                : fmt::format("injection FIFO {}", slot - kDirs * vcs_);
+        describe(*f.at(i), node, where);
+      }
+    }
+  }
+  return out;
+}
+
+TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) {
+  return slot < kDirs * vcs_ ? link_input(node, slot / vcs_, slot % vcs_)
+                             : injection(node, slot - kDirs * vcs_);
+}
+
+const TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) const {
+  return slot < kDirs * vcs_ ? inputs_[(node * kDirs + slot / vcs_) * vcs_ + slot % vcs_]
+                             : injections_[node * inj_queues_ + slot - kDirs * vcs_];
+}
+
 bool TorusNetwork::inject(int queue, Packet* p) {
   const int node = p->src;
-  uint32_t& held = inj_held_[node * inj_queues_ + queue];
+  const size_t q = static_cast<size_t>(node) * inj_queues_ + queue;
+  uint32_t& held = inj_held_[q];
   if (held >= cfg_.injection_queue_packets) return false;
   ++held;
   const uint64_t now = hs::now().value();
   p->id = next_id_++;
   if (p->created_ps == 0) p->created_ps = now;
-  p->arrived_ps = now;
+  p->injected_ps = now;
+  // Store and forward into the FIFO: the header chunk is in now, the rest follow at the write
+  // port's rate after any packet still being written.
+  fill_done_ps_[q] = std::max(now, fill_done_ps_[q]) + (p->chunks - 1u) * fill_ps_;
+  p->arrived_ps = fill_done_ps_[q];
   p->prev_dir = -1;
   p->hops = 0;
   p->escaped = false;
-  injection(node, queue).push(p);
+  Fifo& f = injection(node, queue);
+  f.push(p);
   ++injected_;
-  request_scan(node, now);
+  if (f.count == 1) next_head(node, slot_of_injection(queue));
   return true;
 }
 
 void TorusNetwork::schedule(const sc_core::sc_time& at, NetworkTimer* timer, int node) {
   heap_.post(at, Action{Op::Timer, 0, 0, 0, node, timer});
-}
-
-void TorusNetwork::request_scan(int node, uint64_t at) {
-  if (scan_at_[node] <= at) return;
-  scan_at_[node] = at;
-  heap_.post(sc_core::sc_time::from_value(at), Action{Op::Scan, 0, 0, 0, node, nullptr});
 }
 
 void TorusNetwork::handle(const Action& a) {
@@ -170,13 +260,21 @@ void TorusNetwork::handle(const Action& a) {
     case Op::Arrive: {
       auto* p = static_cast<Packet*>(a.ptr);
       p->arrived_ps = now;
-      link_input(a.node, p->prev_dir, p->vc).push(p);
-      request_scan(a.node, now);
+      Fifo& f = link_input(a.node, p->prev_dir, p->vc);
+      f.push(p);
+      if (f.count == 1) request(a.node, slot_of_link(p->prev_dir, p->vc));
       break;
     }
+    case Op::Ready:
+      request(a.node, slot_of_injection(a.a));
+      break;
     case Op::Credit:
       tokens(a.node, a.a, a.vc) += a.chunks;
-      request_scan(a.node, now);
+      post_arbitrate(a.node, a.a);
+      break;
+    case Op::OutputFree:
+      wake_posted_[a.node * kOutputs + a.a] = 0;
+      post_arbitrate(a.node, a.a);
       break;
     case Op::InjectionSlotFree:
       --inj_held_[a.node * inj_queues_ + a.a];
@@ -187,13 +285,22 @@ void TorusNetwork::handle(const Action& a) {
       ++delivered_;
       payload_delivered_ += p->payload_bytes;
       latency_.sample(static_cast<double>(now - p->created_ps) / 1e3);
+      network_latency_.sample(static_cast<double>(now - p->injected_ps) / 1e3);
       hop_count_.sample(p->hops);
       endpoints_[a.node]->deliver(p);
       break;
     }
-    case Op::Scan:
-      if (scan_at_[a.node] == now) scan_at_[a.node] = kNever;
-      scan(a.node);
+    case Op::Arbitrate:
+      // Every output of the node that asked during this instant, one event for all.
+      while (uint8_t pending = arb_pending_[a.node]) {
+        const int out = __builtin_ctz(pending);
+        arb_pending_[a.node] = static_cast<uint8_t>(pending & (pending - 1));
+        if (out == kReception) {
+          arbitrate_reception(a.node);
+        } else {
+          arbitrate(a.node, out);
+        }
+      }
       break;
     case Op::Timer:
       static_cast<NetworkTimer*>(a.ptr)->on_timer(a.node);
@@ -201,155 +308,249 @@ void TorusNetwork::handle(const Action& a) {
   }
 }
 
-// Serves the head packets of every input: the high-priority VCs first, then the rest round
-// robin from just after the last input served, so competing inputs (two injection FIFOs, or an
-// injection FIFO and through traffic) alternate on a shared link. A grant can free a head
-// behind it; passes repeat until nothing moves.
-void TorusNetwork::scan(int node) {
-  uint64_t wait_until = kNever;
-  const int link_slots = kDirs * vcs_;
-  const int slots = link_slots + inj_queues_;
-  auto head = [&](int slot) -> Packet* {
-    return slot < link_slots ? link_input(node, slot / vcs_, slot % vcs_).front()
-                             : injection(node, slot - link_slots).front();
-  };
-  auto try_slot = [&](int slot) {
-    Packet* p = head(slot);
-    if (!p) return false;
-    uint64_t w = kNever;
-    if (advance(node, p, slot, w) != Outcome::Granted) {
-      wait_until = std::min(wait_until, w);
-      return false;
+void TorusNetwork::request(int node, int slot) {
+  Packet* p = slot_fifo(node, slot).front();
+  Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+  r = Request{};
+  r.since_ps = hs::now().value();
+  if (p->dest == node || (fault_eject_early_ && p->src != node)) {
+    if (p->dest != node) fault_eject_early_ = false;
+    r.outputs = 1u << kReception;
+  } else {
+    const Route route = routing_.route(shape_, node, *p);
+    r.escape = route.escape_dir;
+    if (fault_misroute_ && p->src == node && route.dynamic_dirs == 0) {
+      fault_misroute_ = false;
+      r.escape = static_cast<int8_t>(opposite(r.escape));
     }
-    return true;
-  };
-  bool moved = true;
-  for (int pass = 0; moved && pass < 8; ++pass) {
-    moved = false;
-    for (int d = 0; d < kDirs; ++d) moved |= try_slot(d * vcs_ + high_vc_);
-    const int start = rr_[node] % slots;
-    for (int i = 0; i < slots; ++i) {
-      const int slot = (start + i) % slots;
-      if (slot < link_slots && slot % vcs_ == high_vc_) continue;
-      if (try_slot(slot)) {
-        moved = true;
-        rr_[node] = static_cast<uint8_t>((slot + 1) % slots);
-      }
-    }
+    r.dynamic = p->vc_class == VcClass::HighPriority ? 0 : route.dynamic_dirs;
+    r.outputs = static_cast<uint8_t>(r.dynamic | (1u << r.escape));
   }
-  if (wait_until != kNever) request_scan(node, wait_until);
+  const uint64_t bit = 1ull << slot;
+  for (int out = 0; out < kOutputs; ++out) {
+    if (!(r.outputs >> out & 1)) continue;
+    requesters_[node * kOutputs + out] |= bit;
+    post_arbitrate(node, out);
+  }
 }
 
-bool TorusNetwork::wants_escape_entry(const Packet& p, int dir) const {
-  // Continuing along the same ring in the same VC needs room for this packet only; entering a
-  // ring (from injection, another dimension or another VC) needs room for one more full packet.
-  return !(p.escaped && p.prev_dir == dir);
+void TorusNetwork::note_wait(int node, int slot) {
+  const uint64_t wait =
+      hs::now().value() - requests_[static_cast<size_t>(node) * slots_ + slot].since_ps;
+  uint64_t& worst = slot < kDirs * vcs_ ? max_transit_wait_ps_ : max_injection_wait_ps_;
+  worst = std::max(worst, wait);
 }
 
-TorusNetwork::Outcome TorusNetwork::advance(int node, Packet* p, int in_slot,
-                                            uint64_t& wait_until) {
-  if (fault_eject_early_ && p->src != node) {
-    fault_eject_early_ = false;
-    return to_reception(node, p, in_slot, wait_until);
+void TorusNetwork::withdraw(int node, int slot) {
+  Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+  const uint64_t keep = ~(1ull << slot);
+  for (int out = 0; out < kOutputs; ++out) {
+    if (r.outputs >> out & 1) requesters_[node * kOutputs + out] &= keep;
   }
-  if (p->dest == node) return to_reception(node, p, in_slot, wait_until);
+  r.outputs = 0;
+}
+
+// Arbitrates `out` once every event of this instant has run (so requests arriving at the same
+// instant compete), or when it frees if it is busy.
+void TorusNetwork::post_arbitrate(int node, int out) {
+  const size_t o = static_cast<size_t>(node) * kOutputs + out;
+  uint8_t& pending = arb_pending_[node];
+  if ((pending >> out & 1) || requesters_[o] == 0) return;
   const uint64_t now = hs::now().value();
-  const int16_t need = p->chunks;
-  auto link_free = [&](int dir) { return link_free_ps_[node * kDirs + dir] <= now; };
-  bool any_tokens = false;
-  uint64_t earliest_link = kNever;
-
-  if (p->vc_class == VcClass::HighPriority) {
-    const int dir = shape_.dor_dir(node, p->dest);
-    const int16_t want = need + (p->prev_dir == dir ? 0 : static_cast<int16_t>(kMaxChunks));
-    if (tokens(node, dir, high_vc_) < want) {
-      ++token_waits_;
-      return Outcome::WaitTokens;
-    }
-    if (!link_free(dir)) {
-      ++link_waits_;
-      wait_until = link_free_ps_[node * kDirs + dir];
-      return Outcome::WaitLink;
-    }
-    send(node, p, in_slot, dir, high_vc_);
-    return Outcome::Granted;
-  }
-
-  const bool adaptive = p->vc_class == VcClass::Dynamic && !p->escaped &&
-                        cfg_.routing == Routing::Adaptive && cfg_.dynamic_vcs > 0;
-  if (adaptive) {
-    std::array<int, kDirs> dirs{};
-    const int nd = shape_.minimal_dirs(node, p->dest, dirs);
-    int best_dir = -1, best_vc = -1;
-    int16_t best_tokens = 0;
-    for (int i = 0; i < nd; ++i) {
-      for (int vc = 1; vc <= cfg_.dynamic_vcs; ++vc) {
-        const int16_t t = tokens(node, dirs[i], vc);
-        if (t < need) continue;
-        any_tokens = true;
-        if (!link_free(dirs[i])) {
-          earliest_link = std::min(earliest_link, link_free_ps_[node * kDirs + dirs[i]]);
-          continue;
-        }
-        if (t > best_tokens) {
-          best_tokens = t;
-          best_dir = dirs[i];
-          best_vc = vc;
-        }
-      }
-    }
-    if (best_dir >= 0) {
-      send(node, p, in_slot, best_dir, best_vc);
-      return Outcome::Granted;
-    }
-  }
-  // The bubble escape VC, dimension order.
-  int dir = shape_.dor_dir(node, p->dest);
-  if (fault_misroute_ && p->src == node) dir = opposite(dir);
-  const int16_t want = need + (wants_escape_entry(*p, dir) ? static_cast<int16_t>(kMaxChunks) : 0);
-  if (tokens(node, dir, 0) >= want) {
-    if (link_free(dir)) {
-      if (p->src == node) fault_misroute_ = false;
-      send(node, p, in_slot, dir, 0);
-      return Outcome::Granted;
-    }
-    any_tokens = true;
-    earliest_link = std::min(earliest_link, link_free_ps_[node * kDirs + dir]);
-  }
-  if (any_tokens) {
+  const uint64_t free =
+      out == kReception ? reception_free_ps_[node] : link_free_ps_[node * kDirs + out];
+  if (free > now) {
     ++link_waits_;
-    wait_until = earliest_link;
-    return Outcome::WaitLink;
+    wake_when_free(node, out, free);
+    return;
   }
-  ++token_waits_;
-  return Outcome::WaitTokens;
+  if (pending == 0) {
+    heap_.post(sc_core::sc_time::from_value(now), Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
+  }
+  pending = static_cast<uint8_t>(pending | 1u << out);
 }
 
-TorusNetwork::Outcome TorusNetwork::to_reception(int node, Packet* p, int in_slot,
-                                                 uint64_t& wait_until) {
+void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
+  uint8_t& posted = wake_posted_[node * kOutputs + out];
+  if (posted) return;
+  posted = 1;
+  heap_.post(sc_core::sc_time::from_value(free_ps),
+             Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
+}
+
+TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Request& r, int dir,
+                                             bool& blocked_entering) const {
+  const int16_t need = p.chunks;
+  Choice c{-1, false};
+  if (r.dynamic >> dir & 1) {  // the dynamic VC with the most tokens
+    int16_t best = -1;
+    for (int vc = 1; vc <= cfg_.dynamic_vcs; ++vc) {
+      const int16_t t = tokens(node, dir, vc);
+      if (t >= need + (p.prev_dir < 0 ? dynamic_injection_extra_ : 0) && t > best) {
+        best = t;
+        c.vc = static_cast<int8_t>(vc);
+      }
+    }
+    if (c.vc >= 0) return c;
+  }
+  if (dir != r.escape) return c;
+  // Escape (or high-priority) VC: only when no dynamic VC of any minimal direction has tokens.
+  if (r.dynamic != 0 && has_dynamic_tokens(node, p, r)) return c;
+  const int vc = p.vc_class == VcClass::HighPriority ? high_vc_ : 0;
+  const bool entering = !(p.prev_dir == dir && p.vc == vc);
+  const int16_t t = tokens(node, dir, vc);
+  // Entering from an injection FIFO also leaves the injection reserve free for in-transit
+  // packets changing dimension (network_config.h).
+  const int16_t extra = entering ? (p.prev_dir < 0 ? injection_extra_ : entry_extra_) : int16_t{0};
+  if (t >= need + extra) {
+    c.vc = static_cast<int8_t>(vc);
+    c.entering = entering;
+  } else if (entering && t >= need) {
+    blocked_entering = true;
+  }
+  return c;
+}
+
+bool TorusNetwork::has_dynamic_tokens(int node, const Packet& p, const Request& r) const {
+  for (int d = 0; d < kDirs; ++d) {
+    if (!(r.dynamic >> d & 1)) continue;
+    for (int vc = 1; vc <= cfg_.dynamic_vcs; ++vc) {
+      if (tokens(node, d, vc) >= p.chunks) return true;
+    }
+  }
+  return false;
+}
+
+// Serves link `out` of `node`: high-priority packets first, then the arbiter's pick among the
+// eligible requests. A starved request that only the bubble rule keeps out holds its ring's
+// entry (output_arbiter.h). An adaptive winner may take another free minimal output instead,
+// as the selection rule says; then `out` arbitrates again.
+void TorusNetwork::arbitrate(int node, int out) {
   const uint64_t now = hs::now().value();
-  if (reception_free_ps_[node] > now) {
-    wait_until = reception_free_ps_[node];
-    return Outcome::WaitLink;
+  const size_t o = static_cast<size_t>(node) * kOutputs + out;
+  for (;;) {
+    if (requesters_[o] == 0) return;
+    if (link_free_ps_[node * kDirs + out] > now) {
+      wake_when_free(node, out, link_free_ps_[node * kDirs + out]);
+      return;
+    }
+    ++arbitrations_;
+    std::array<ArbRequest, 64> normal, high;
+    std::array<Choice, 64> choice;
+    int nn = 0, nh = 0;
+    uint32_t held_vcs = 0;  // VCs whose ring entry a starved packet holds
+    for (uint64_t m = requesters_[o]; m; m &= m - 1) {
+      const int slot = __builtin_ctzll(m);
+      const Packet& p = *slot_fifo(node, slot).front();
+      const Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+      bool blocked_entering = false;
+      const Choice c = choose_vc(node, p, r, out, blocked_entering);
+      const bool starved = now - r.since_ps > starvation_ps_;
+      if (c.vc < 0) {
+        if (starved && blocked_entering && slot < kDirs * vcs_) {
+          held_vcs |= 1u << (p.vc_class == VcClass::HighPriority ? high_vc_ : 0);
+        }
+        continue;
+      }
+      choice[slot] = c;
+      const ArbRequest a{static_cast<uint8_t>(slot), slot >= kDirs * vcs_, starved, p.injected_ps,
+                         r.since_ps};
+      if (c.vc == high_vc_) {
+        high[nh++] = a;
+      } else {
+        normal[nn++] = a;
+      }
+    }
+    if (held_vcs) {  // entering packets wait behind the starved one; continuing ones pass
+      auto held = [&](const ArbRequest& a) {
+        return choice[a.slot].entering && (held_vcs >> choice[a.slot].vc & 1);
+      };
+      nn = static_cast<int>(std::remove_if(normal.begin(), normal.begin() + nn, held) -
+                            normal.begin());
+      nh = static_cast<int>(std::remove_if(high.begin(), high.begin() + nh, held) - high.begin());
+    }
+    if (nn + nh == 0) {
+      ++token_waits_;
+      return;  // a credit on this output posts the next arbitration
+    }
+    const ArbRequest& won = nh ? high[arbiter_.pick(high.data(), nh, rr_[o])]
+                               : normal[arbiter_.pick(normal.data(), nn, rr_[o])];
+    if (won.starved) ++starved_grants_;
+    const int slot = won.slot;
+    int dir = out, vc = choice[slot].vc;
+    const Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+    if (vc != 0 && vc != high_vc_ && (r.dynamic & ~(1u << out))) {
+      // Adaptive: every free dynamic option, then the selection rule.
+      const Packet& p = *slot_fifo(node, slot).front();
+      std::array<OutputOption, kDirs * 4> opts;
+      int n = 0;
+      for (int d = 0; d < kDirs; ++d) {
+        if (!(r.dynamic >> d & 1) || link_free_ps_[node * kDirs + d] > now) continue;
+        for (int v = 1; v <= cfg_.dynamic_vcs; ++v) {
+          const int16_t t = tokens(node, d, v);
+          if (t >= p.chunks) {
+            opts[n++] = OutputOption{static_cast<int8_t>(d), static_cast<int8_t>(v), t,
+                                     last_grant_ps_[node * kDirs + d]};
+          }
+        }
+      }
+      const OutputOption& pick = opts[selection_.pick(opts.data(), n, rng_)];
+      dir = pick.dir;
+      vc = pick.vc;
+    }
+    grant(node, slot, dir, vc);
+    if (dir == out) {
+      if (requesters_[o]) wake_when_free(node, out, link_free_ps_[node * kDirs + out]);
+      return;
+    }
   }
-  NodeEndpoint* ep = endpoints_[node];
-  if (!ep) {
-    CheckRegistry::instance().fail(
-        "torus network: every destination node has an endpoint", name(),
-        fmt::format("packet {} for node {} which has no endpoint attached", p->id,
-                    shape_.name(node)));
-    return Outcome::WaitTokens;
+}
+
+void TorusNetwork::arbitrate_reception(int node) {
+  const uint64_t now = hs::now().value();
+  const size_t o = static_cast<size_t>(node) * kOutputs + kReception;
+  while (requesters_[o]) {
+    if (reception_free_ps_[node] > now) {
+      wake_when_free(node, kReception, reception_free_ps_[node]);
+      return;
+    }
+    ++arbitrations_;
+    std::array<ArbRequest, 64> req;
+    int n = 0, nh = 0;
+    for (uint64_t m = requesters_[o]; m; m &= m - 1) {
+      const int slot = __builtin_ctzll(m);
+      const Packet& p = *slot_fifo(node, slot).front();
+      const Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+      const ArbRequest a{static_cast<uint8_t>(slot), slot >= kDirs * vcs_,
+                         now - r.since_ps > starvation_ps_, p.injected_ps, r.since_ps};
+      if (p.vc_class == VcClass::HighPriority) {  // high priority first: keep them in front
+        req[n++] = req[nh];
+        req[nh++] = a;
+      } else {
+        req[n++] = a;
+      }
+    }
+    const int slot = req[arbiter_.pick(req.data(), nh ? nh : n, rr_[o])].slot;
+    Packet* p = slot_fifo(node, slot).front();
+    NodeEndpoint* ep = endpoints_[node];
+    if (!ep) {
+      CheckRegistry::instance().fail(
+          "torus network: every destination node has an endpoint", name(),
+          fmt::format("packet {} for node {} which has no endpoint attached", p->id,
+                      shape_.name(node)));
+      return;
+    }
+    if (!ep->accept(*p)) return;  // the endpoint calls reception_ready
+    reception_free_ps_[node] = now + rx_ps_[p->chunks];
+    // Cut-through: the tail arrives one serialisation after the head, however fast the port.
+    const uint64_t done = std::max(now + rx_ps_[p->chunks], p->arrived_ps + ser_ps_[p->chunks]);
+    note_wait(node, slot);
+    withdraw(node, slot);
+    release_input(node, *p, slot, done);
+    slot_fifo(node, slot).pop();
+    heap_.post(sc_core::sc_time::from_value(done), Action{Op::Deliver, 0, 0, 0, node, p});
+    next_head(node, slot);
   }
-  if (!ep->accept(*p)) return Outcome::WaitTokens;  // the endpoint calls reception_ready
-  reception_free_ps_[node] = now + rx_ps_[p->chunks];
-  // Cut-through: the tail arrives one serialisation after the head, however fast the port.
-  const uint64_t done = std::max(now + rx_ps_[p->chunks], p->arrived_ps + ser_ps_[p->chunks]);
-  release_input(node, *p, in_slot, done);
-  (in_slot < kDirs * vcs_ ? link_input(node, in_slot / vcs_, in_slot % vcs_)
-                          : injection(node, in_slot - kDirs * vcs_))
-      .pop();
-  heap_.post(sc_core::sc_time::from_value(done), Action{Op::Deliver, 0, 0, 0, node, p});
-  return Outcome::Granted;
 }
 
 void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_t at) {
@@ -365,16 +566,28 @@ void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_
              Action{Op::Credit, p.prev_dir, p.vc, p.chunks, upstream, nullptr});
 }
 
-void TorusNetwork::send(int node, Packet* p, int in_slot, int dir, int vc) {
+void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   const uint64_t now = hs::now().value();
+  Fifo& f = slot_fifo(node, slot);
+  Packet* p = f.front();
   const uint64_t ser = ser_ps_[p->chunks];
   link_free_ps_[node * kDirs + dir] = now + ser;
   link_busy_ps_[node * kDirs + dir] += ser;
-  tokens(node, dir, vc) -= p->chunks;
-  release_input(node, *p, in_slot, now + ser);
-  (in_slot < kDirs * vcs_ ? link_input(node, in_slot / vcs_, in_slot % vcs_)
-                          : injection(node, in_slot - kDirs * vcs_))
-      .pop();
+  last_grant_ps_[node * kDirs + dir] = now;
+  int16_t& t = tokens(node, dir, vc);
+  t = static_cast<int16_t>(t - p->chunks);
+  if (t < min_tokens_) {
+    min_tokens_ = t;
+    if (t < 0) {
+      CheckRegistry::instance().fail(
+          "torus network: buffer tokens never negative", name(),
+          fmt::format("{} link {} VC {} has {} tokens", shape_.name(node), dir_name(dir), vc, t));
+    }
+  }
+  note_wait(node, slot);
+  withdraw(node, slot);
+  release_input(node, *p, slot, now + ser);
+  f.pop();
   if (hop_observer_) hop_observer_(*p, node, dir);
   ++hops_;
   wire_bytes_.add(sc_core::sc_time::from_value(now), sc_core::sc_time::from_value(now + ser),
@@ -384,8 +597,23 @@ void TorusNetwork::send(int node, Packet* p, int in_slot, int dir, int vc) {
   p->vc = static_cast<int8_t>(vc);
   p->prev_dir = static_cast<int8_t>(dir);
   p->escaped = p->escaped || vc == 0;
-  heap_.post(sc_core::sc_time::from_value(now + hop_ps_),
-             Action{Op::Arrive, 0, 0, 0, shape_.neighbour(node, dir), p});
+  // The head reaches the next router's output arbiters after the wire and, unless the packet
+  // leaves there, that router's pipeline (network_config.h).
+  const int next = shape_.neighbour(node, dir);
+  heap_.post(sc_core::sc_time::from_value(now + wire_ps_ + (next == p->dest ? 0 : router_ps_)),
+             Action{Op::Arrive, 0, 0, 0, next, p});
+  next_head(node, slot);
+}
+
+void TorusNetwork::next_head(int node, int slot) {
+  const Packet* p = slot_fifo(node, slot).front();
+  if (!p) return;
+  if (p->arrived_ps > hs::now().value()) {  // an injection FIFO's packet still being written
+    heap_.post(sc_core::sc_time::from_value(p->arrived_ps),
+               Action{Op::Ready, static_cast<int8_t>(slot - kDirs * vcs_), 0, 0, node, nullptr});
+  } else {
+    request(node, slot);
+  }
 }
 
 }  // namespace hs::torus

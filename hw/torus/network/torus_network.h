@@ -1,21 +1,37 @@
 // The torus network: one router per node with six bidirectional links and injection and
 // reception ports. Virtual cut-through: a packet's head may leave a router as soon as the
 // output link is free and the next router's virtual channel has buffer tokens for the whole
-// packet. Virtual channels: a bubble escape VC (dimension-order routing; a packet may enter a
-// ring only if two full packets fit, which keeps every ring from filling and so deadlock-free),
-// dynamic VCs (minimal adaptive routing, escaping to the bubble VC when they are full), and a
-// high-priority VC served first. Contention, back-pressure and saturation follow from the
-// links' occupancy and the tokens.
+// packet. Virtual channels: a bubble escape VC (dimension order; entering a ring needs room
+// for two full packets, continuing along it room for one, which keeps every ring from filling
+// and so the network deadlock free), dynamic VCs (adaptive routing, escaping to the bubble VC
+// only when no dynamic VC of any minimal direction has tokens), and a high-priority VC whose
+// packets every output serves first. Timing and the definition of latency:
+// network_config.h.
+//
+// Three named policies decide (routing/): the routing function (candidate outputs), the
+// output selection (which free output an adaptive packet takes) and the output arbiter (which
+// eligible packet an output serves, with a starvation bound).
+//
+// Event driven, output by output: a packet at the head of an input posts a request on each
+// output it may take, and an output arbitrates only when something that can change its answer
+// happens: its link frees, tokens return on one of its VCs, a new request arrives, or (the
+// reception port) the endpoint makes room. A blocked packet costs nothing until then.
 //
 // All routers share one event heap (see tlm/timing/event_heap.h), so a 4096-node machine costs
 // no more SystemC processes than a 2-node one.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
 #include <systemc>
 #include <vector>
 
 #include "hw/torus/network/network_config.h"
+#include "hw/torus/network/routing/output_arbiter.h"
+#include "hw/torus/network/routing/output_selection.h"
+#include "hw/torus/network/routing/routing_function.h"
 #include "hw/torus/network/torus_packet.h"
 #include "hw/torus/network/torus_shape.h"
 #include "tlm/stats/statistics.h"
@@ -64,7 +80,7 @@ class TorusNetwork : public sc_core::sc_module {
     return inj_held_[node * inj_queues_ + queue] >= cfg_.injection_queue_packets;
   }
   // The endpoint at `node` has room for packets it refused.
-  void reception_ready(int node) { request_scan(node, hs::now().value()); }
+  void reception_ready(int node) { post_arbitrate(node, kReception); }
   // Calls timer->on_timer(node) at time `at`.
   void schedule(const sc_core::sc_time& at, NetworkTimer* timer, int node);
   void observe_hops(HopObserver o) { hop_observer_ = std::move(o); }
@@ -83,12 +99,29 @@ class TorusNetwork : public sc_core::sc_module {
   uint64_t link_busy_ps(int node, int dir, uint64_t t_ps) const {
     return link_busy_within(static_cast<size_t>(node) * kDirs + dir, t_ps);
   }
+  // Buffer tokens currently lent out (0 once the network has drained), and the fewest free
+  // tokens any VC ever had (never negative).
+  int64_t tokens_outstanding() const;
+  int min_tokens_seen() const { return min_tokens_; }
+  // Packets still in the network, by name (at most `max`): where each waits and for what.
+  std::vector<std::string> undelivered(size_t max) const;
 
  private:
-  enum class Op : uint8_t { Arrive, Credit, InjectionSlotFree, Deliver, Scan, Timer };
+  static constexpr int kReception = kDirs;  // output index of the reception port
+  static constexpr int kOutputs = kDirs + 1;
+  enum class Op : uint8_t {
+    Arrive,
+    Ready,
+    Credit,
+    OutputFree,
+    InjectionSlotFree,
+    Deliver,
+    Arbitrate,
+    Timer
+  };
   struct Action {
     Op op;
-    int8_t a;  // direction or queue
+    int8_t a;  // direction, output or queue
     int8_t vc;
     uint8_t chunks;
     int32_t node;
@@ -99,27 +132,56 @@ class TorusNetwork : public sc_core::sc_module {
     std::vector<Packet*> ring;
     uint32_t head = 0, count = 0;
     Packet* front() const { return count ? ring[head] : nullptr; }
+    Packet* at(uint32_t i) const { return ring[(head + i) % ring.size()]; }
     void push(Packet* p);
     void pop() {
       head = (head + 1) % static_cast<uint32_t>(ring.size());
       --count;
     }
   };
-  enum class Outcome { Granted, WaitLink, WaitTokens };
+  // What the head packet of an input asks for.
+  struct Request {
+    uint8_t outputs = 0;    // bit o: requesting output o (kReception included)
+    uint8_t dynamic = 0;    // bit d: direction d on a dynamic VC
+    int8_t escape = -1;     // escape (or high-priority) VC direction
+    uint64_t since_ps = 0;  // when it became a request (its wait at this router)
+  };
+  // One way an eligible packet could leave by an output.
+  struct Choice {
+    int8_t vc;
+    bool entering;  // enters an escape or high-priority ring (the bubble rule applied)
+  };
 
   void handle(const Action& a);
-  void request_scan(int node, uint64_t at);
-  void scan(int node);
-  // Tries to move the head packet of an input on; `wait_until` gets the time a busy link frees.
-  Outcome advance(int node, Packet* p, int in_slot, uint64_t& wait_until);
-  Outcome to_reception(int node, Packet* p, int in_slot, uint64_t& wait_until);
-  void send(int node, Packet* p, int in_slot, int dir, int vc);
+  int slot_of_link(int dir, int vc) const { return dir * vcs_ + vc; }
+  int slot_of_injection(int q) const { return kDirs * vcs_ + q; }
+  Fifo& slot_fifo(int node, int slot);
+  const Fifo& slot_fifo(int node, int slot) const;
+  // The head of input `slot` changed (or became ready): post its requests.
+  void request(int node, int slot);
+  // Input `slot` has a new head: request now, or once an injection FIFO has all of it.
+  void next_head(int node, int slot);
+  void post_arbitrate(int node, int out);
+  // Makes sure `out` arbitrates again when its link (or reception port) frees.
+  void wake_when_free(int node, int out, uint64_t free_ps);
+  void arbitrate(int node, int out);
+  void arbitrate_reception(int node);
+  // How packet `p` (request `r`) could take link `dir` now: the VC, or vc -1 if not eligible.
+  // `blocked_entering` is set when only the bubble rule's extra packet of room is missing.
+  Choice choose_vc(int node, const Packet& p, const Request& r, int dir,
+                   bool& blocked_entering) const;
+  bool has_dynamic_tokens(int node, const Packet& p, const Request& r) const;
+  void grant(int node, int slot, int dir, int vc);
+  void withdraw(int node, int slot);
+  void note_wait(int node, int slot);  // the granted head's wait at this router, for the max
   // The packet's tail leaves input `in_slot` of `node` at `at`: return its buffer tokens.
   void release_input(int node, const Packet& p, int in_slot, uint64_t at);
   int16_t& tokens(int node, int dir, int vc) { return tokens_[(node * kDirs + dir) * vcs_ + vc]; }
+  int16_t tokens(int node, int dir, int vc) const {
+    return tokens_[(node * kDirs + dir) * vcs_ + vc];
+  }
   Fifo& link_input(int node, int dir, int vc) { return inputs_[(node * kDirs + dir) * vcs_ + vc]; }
   Fifo& injection(int node, int q) { return injections_[node * inj_queues_ + q]; }
-  bool wants_escape_entry(const Packet& p, int dir) const;
   // Busy time of link `link` (node * kDirs + dir) inside [0, t_ps]; the busiest link's share.
   uint64_t link_busy_within(size_t link, uint64_t t_ps) const;
   double busiest_link_utilisation(uint64_t t_ps) const;
@@ -129,15 +191,31 @@ class TorusNetwork : public sc_core::sc_module {
   int vcs_;  // escape (0), dynamic (1..D), high priority (D+1)
   int high_vc_;
   int inj_queues_;  // normal + 1 high priority
-  uint64_t hop_ps_, credit_ps_;
+  int slots_;       // router inputs per node: link input VCs, then injection FIFOs (<= 64)
+  const RoutingFunction& routing_;
+  const OutputSelection& selection_;
+  const OutputArbiter& arbiter_;
+  uint64_t wire_ps_, router_ps_, credit_ps_, fill_ps_, starvation_ps_;
+  int16_t entry_extra_;              // the bubble rule's extra room for entering a ring (chunks)
+  int16_t dynamic_injection_extra_;  // room an injected packet leaves free on a dynamic VC
+  int16_t injection_extra_;  // the escape VC: for a packet from an injection FIFO, reserve included
   std::array<uint64_t, kMaxChunks + 1> ser_ps_{}, rx_ps_{};
 
   std::vector<NodeEndpoint*> endpoints_;
   std::vector<Fifo> inputs_, injections_;
-  std::vector<uint32_t> inj_held_;  // packets in each injection FIFO until their tail leaves
+  std::vector<uint32_t> inj_held_;      // packets in each injection FIFO until their tail leaves
+  std::vector<uint64_t> fill_done_ps_;  // each injection FIFO's write port is busy until
   std::vector<int16_t> tokens_;
-  std::vector<uint64_t> link_free_ps_, link_busy_ps_, reception_free_ps_, scan_at_;
-  std::vector<uint8_t> rr_;
+  int min_tokens_;
+  uint64_t max_transit_wait_ps_ = 0, max_injection_wait_ps_ = 0;
+  // Per output (node * kOutputs + out): when it frees (links: link_free_ps_), its requesters
+  // (bit = input slot), whether a wake-up is posted, round robin.
+  std::vector<uint64_t> link_free_ps_, link_busy_ps_, last_grant_ps_, reception_free_ps_;
+  std::vector<uint64_t> requesters_;
+  std::vector<uint8_t> wake_posted_, rr_;
+  std::vector<uint8_t> arb_pending_;  // per node: outputs to arbitrate at the end of the instant
+  std::vector<Request> requests_;     // node * slots_ + slot
+  std::mt19937_64 rng_;
   PacketPool pool_;
   EventHeap<Action> heap_;
   HopObserver hop_observer_;
@@ -153,7 +231,10 @@ class TorusNetwork : public sc_core::sc_module {
   Counter& escape_hops_;
   Counter& token_waits_;
   Counter& link_waits_;
+  Counter& arbitrations_;
+  Counter& starved_grants_;
   Histogram& latency_;
+  Histogram& network_latency_;
   Histogram& hop_count_;
 };
 

@@ -58,8 +58,9 @@ void TrafficGenerator::on_timer(int node) {
     }
   }
   std::exponential_distribution<double> gap(1.0 / mean_gap_ps_);
-  net_.schedule(sc_core::sc_time::from_value(now + 1 + static_cast<uint64_t>(gap(s.rng))), this,
-                node);
+  const uint64_t next = now + 1 + static_cast<uint64_t>(gap(s.rng));
+  // Nothing past the window: the run ends with the network's last delivery, not a timer.
+  if (next < end_ps_) net_.schedule(sc_core::sc_time::from_value(next), this, node);
 }
 
 void TrafficGenerator::drain(int node) {
@@ -83,9 +84,18 @@ void TrafficGenerator::received(int node, Packet* p) {
   const uint64_t now = hs::now().value();
   ++delivered_;
   if (p->dest != node) ++misdelivered_;
-  if (now >= warmup_ps_ && now < end_ps_) window_bytes_ += net_.config().wire_bytes(p->chunks);
+  const uint64_t mid = warmup_ps_ + (end_ps_ - warmup_ps_) / 2;
+  if (now >= warmup_ps_ && now < end_ps_) {
+    window_bytes_ += net_.config().wire_bytes(p->chunks);
+    half_bytes_[now >= mid] += net_.config().wire_bytes(p->chunks);
+    half_network_latency_sum_ns_[now >= mid] += (now - p->injected_ps) / 1e3;
+    ++half_delivered_[now >= mid];
+  }
   if (p->created_ps >= warmup_ps_ && p->created_ps < end_ps_) {
-    latencies_ns_.push_back(static_cast<float>((now - p->created_ps) / 1e3));
+    const double ns = (now - p->created_ps) / 1e3;
+    latencies_ns_.push_back(static_cast<float>(ns));
+    half_latency_sum_ns_[p->created_ps >= mid] += ns;
+    ++half_latency_count_[p->created_ps >= mid];
   }
   net_.pool().give(p);
 }
@@ -97,6 +107,20 @@ double TrafficGenerator::offered_per_node() const {
 double TrafficGenerator::accepted_per_node() const {
   const double window = (end_ps_ - warmup_ps_) / 1e12;
   return active_nodes_ && window > 0 ? window_bytes_ / window / active_nodes_ : 0;
+}
+
+double TrafficGenerator::accepted_per_node_half(int half) const {
+  const double window = (end_ps_ - warmup_ps_) / 2e12;
+  return active_nodes_ && window > 0 ? half_bytes_[half] / window / active_nodes_ : 0;
+}
+
+double TrafficGenerator::mean_latency_half_ns(int half) const {
+  return half_latency_count_[half] ? half_latency_sum_ns_[half] / half_latency_count_[half] : 0;
+}
+
+double TrafficGenerator::mean_network_latency_half_ns(int half) const {
+  return half_latency_count_[half] ? half_network_latency_sum_ns_[half] / half_latency_count_[half]
+                                   : 0;
 }
 
 double TrafficGenerator::mean_latency_ns() const {

@@ -1,9 +1,11 @@
 // Synthetic traffic for network studies: at every node a Poisson source of fixed-size packets
 // with destinations drawn from a traffic pattern (traffic_patterns.h),
 // attached at the node's injection and reception ports in place of the DMA engine. Sources
-// stop at the end of the run window and the network drains; accepted throughput and latency
-// are measured over [warmup, end).
+// stop at the end of the run window (no event is left past it) and the network drains;
+// accepted throughput and latency are measured over [warmup, end), and over each half of it
+// separately: two halves that agree show the window was long enough to be steady.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -36,6 +38,13 @@ class TrafficGenerator : public NetworkTimer {
   double accepted_per_node() const;  // wire bytes per second per node
   double mean_latency_ns() const;
   double percentile_latency_ns(double q) const;
+  // The same over the first (half 0) or second (half 1) half of the window (latency: of the
+  // packets created in that half); and the mean network share of the latency (injection FIFO
+  // to delivery) of the packets delivered in that half, which is steady past saturation while
+  // the source queues' share keeps growing until they fill.
+  double accepted_per_node_half(int half) const;
+  double mean_latency_half_ns(int half) const;
+  double mean_network_latency_half_ns(int half) const;
   uint64_t generated() const { return generated_; }
   uint64_t refused_at_source() const { return refused_; }
   uint64_t delivered() const { return delivered_; }
@@ -69,6 +78,8 @@ class TrafficGenerator : public NetworkTimer {
   uint64_t warmup_ps_, end_ps_;
   uint64_t generated_ = 0, refused_ = 0, delivered_ = 0, misdelivered_ = 0;
   uint64_t window_bytes_ = 0;
+  std::array<uint64_t, 2> half_bytes_{}, half_latency_count_{}, half_delivered_{};
+  std::array<double, 2> half_latency_sum_ns_{}, half_network_latency_sum_ns_{};
   int active_nodes_ = 0;
   std::vector<float> latencies_ns_;  // packets created in the window
 };

@@ -59,10 +59,19 @@ HYBRIDSIM_WORKLOAD(torus_traffic, TorusModel,
   auto* net = m.machine.network.get();
   m.results = [gen, net, cfg, pattern] {
     const double bound = net->config().bisection_bound_per_node();
-    if (net->in_flight() != 0 && !CheckRegistry::instance().stopped_with_work_left()) {
+    // A clean stop (sim.stop_at) leaves packets, and their tokens, in the network.
+    const bool drained = !CheckRegistry::instance().stopped_with_work_left();
+    if (net->in_flight() != 0 && drained) {
+      std::string stuck;
+      for (const std::string& s : net->undelivered(8)) stuck += "; " + s;
       CheckRegistry::instance().fail(
           "torus traffic: every packet delivered (no deadlock)", "torus",
-          fmt::format("{} packets were never delivered (deadlock)", net->in_flight()));
+          fmt::format("{} packets were never delivered (deadlock){}{}", net->in_flight(), stuck,
+                      net->in_flight() > 8 ? "; ..." : ""));
+    } else if (drained && net->tokens_outstanding() != 0) {
+      CheckRegistry::instance().fail(
+          "torus traffic: every buffer token returns once the network drains", "torus",
+          fmt::format("{} chunks of tokens never came back", net->tokens_outstanding()));
     }
     if (gen->misdelivered() != 0) {
       CheckRegistry::instance().fail(
@@ -76,6 +85,13 @@ HYBRIDSIM_WORKLOAD(torus_traffic, TorusModel,
         {"bisection_bound_MBps_per_node", bound / 1e6},
         {"accepted_MBps_per_node", gen->accepted_per_node() / 1e6},
         {"mean_latency_ns", gen->mean_latency_ns()},
+        {"first_half_accepted_load", gen->accepted_per_node_half(0) / bound},
+        {"second_half_accepted_load", gen->accepted_per_node_half(1) / bound},
+        {"first_half_mean_latency_ns", gen->mean_latency_half_ns(0)},
+        {"second_half_mean_latency_ns", gen->mean_latency_half_ns(1)},
+        {"first_half_network_latency_ns", gen->mean_network_latency_half_ns(0)},
+        {"second_half_network_latency_ns", gen->mean_network_latency_half_ns(1)},
+        {"max_latency_ns", gen->percentile_latency_ns(1.0)},
         {"p99_latency_ns", gen->percentile_latency_ns(0.99)},
         {"packets_generated", gen->generated()},
         {"packets_refused_at_source", gen->refused_at_source()},
