@@ -102,6 +102,15 @@ struct Config {
   int elements;         // transfers among the first `elements` ring positions (crowding)
 };
 
+// Two arbiters booked the same segments, transfers, ramps and command slot in cycle `c`.
+::testing::AssertionResult same_bookings(const EibCycle& x, const EibCycle& y, uint64_t c) {
+  if (x.segments == y.segments && x.transfers == y.transfers && x.on_ramps == y.on_ramps &&
+      x.off_ramps == y.off_ramps && x.command == y.command) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "bookings differ in cycle " << c;
+}
+
 // Replays `steps` random requests through both arbiters; stops at the first difference.
 void replay(const Config& cfg, uint32_t seed, int steps) {
   SCOPED_TRACE(::testing::Message() << "rings " << cfg.rings << ", per ring " << cfg.per_ring
@@ -135,13 +144,7 @@ void replay(const Config& cfg, uint32_t seed, int steps) {
     ASSERT_EQ(a.path.hops, b.path.hops) << "step " << i;
     if (i % 64 == 0) {
       for (uint64_t c = now; c < now + cfg.spread + 64; ++c) {
-        const EibCycle x = fast.booked(c);
-        const EibCycle& y = ref.booked(c);
-        ASSERT_EQ(x.segments, y.segments) << "cycle " << c;
-        ASSERT_EQ(x.transfers, y.transfers) << "cycle " << c;
-        ASSERT_EQ(x.on_ramps, y.on_ramps) << "cycle " << c;
-        ASSERT_EQ(x.off_ramps, y.off_ramps) << "cycle " << c;
-        ASSERT_EQ(x.command, y.command) << "cycle " << c;
+        ASSERT_TRUE(same_bookings(fast.booked(c), ref.booked(c), c));
       }
     }
   }
@@ -242,12 +245,7 @@ void replay_accesses(const Config& cfg, uint32_t seed, int steps) {
     }
     if (i % 32 == 0) {
       for (uint64_t c = now; c < now + cfg.spread + 400; ++c) {
-        const EibCycle x = whole.booked(c), y = single.booked(c);
-        ASSERT_EQ(x.segments, y.segments) << "cycle " << c;
-        ASSERT_EQ(x.transfers, y.transfers) << "cycle " << c;
-        ASSERT_EQ(x.on_ramps, y.on_ramps) << "cycle " << c;
-        ASSERT_EQ(x.off_ramps, y.off_ramps) << "cycle " << c;
-        ASSERT_EQ(x.command, y.command) << "cycle " << c;
+        ASSERT_TRUE(same_bookings(whole.booked(c), single.booked(c), c));
       }
     }
   }
