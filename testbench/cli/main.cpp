@@ -154,6 +154,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--report", ro.report_path,
                   "write the full report as JSON (- : to standard output, instead of the text "
                   "report)");
+  run->add_option("--stats-csv", ro.stats_csv_path,
+                  "write every statistic as CSV: group, statistic, value, unit, description");
   run->add_option("--link-csv", ro.link_csv_path,
                   "write every torus link's utilisation over the measurement window as CSV");
   run->add_option("--vcd", ro.vcd_path, "write signal traces (VCD, open with GTKWave)");

@@ -11,6 +11,7 @@
 
 #include "testbench/runner/report_text.h"
 #include "testbench/runner/run_loop.h"
+#include "testbench/runner/stats_csv.h"
 #include "tlm/check/checker.h"
 #include "tlm/check/physical_limits.h"
 #include "tlm/common/errors.h"
@@ -99,6 +100,7 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
     check_output_path("--report", opts.report_path);
   }
   if (!opts.link_csv_path.empty()) check_output_path("--link-csv", opts.link_csv_path);
+  if (!opts.stats_csv_path.empty()) check_output_path("--stats-csv", opts.stats_csv_path);
   if (!opts.trace_path.empty()) TransactionTrace::instance().open(opts.trace_path);
   if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
   scenario_ = load_scenario(resolve_scenario(opts.scenario));
@@ -230,6 +232,11 @@ int Simulation::run(std::ostream& out) {
   } else if (!opts_.report_path.empty()) {
     unwritten.attempt(
         [&] { write_output_file("--report", opts_.report_path, report_.dump(2) + "\n"); });
+  }
+  if (!opts_.stats_csv_path.empty()) {
+    unwritten.attempt([&] {
+      write_output_file("--stats-csv", opts_.stats_csv_path, stats_csv(report_["stats"]));
+    });
   }
   if (!opts_.link_csv_path.empty()) {
     unwritten.attempt(

@@ -22,6 +22,7 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   std::string report_path, vcd_path, trace_path;  // report "-": the JSON on standard output
   std::string link_csv_path;                      // per-link utilisation (torus machines)
+  std::string stats_csv_path;                     // every statistic, one row each
   bool quiet = false;
   bool progress = false;  // a progress line on standard error even when it is not a terminal
 };

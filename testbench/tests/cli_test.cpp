@@ -469,3 +469,30 @@ TEST(Cli, WorkloadNamesAreCheckedAgainstTheRegistry) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("did you mean 'torus_traffic'?"), std::string::npos) << r.output;
 }
+
+// Every statistic of the report, one number per row, with its unit and description.
+TEST(Cli, StatsCsvHasARowPerStatisticMatchingTheReport) {
+  const std::string csv = tmp("stats.csv"), report = tmp("stats.json");
+  auto r = hybridsim("run torus_ami --quiet --stats-csv " + csv + " --report " + report);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const Json j = read_json(report);
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "group,statistic,value,unit,description");
+  bool hops = false, latency = false;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    if (line.rfind("torus.network,packet_hops,", 0) == 0) {
+      hops = true;
+      EXPECT_NE(line.find("," + j["stats"]["torus.network"]["packet_hops"].dump() + ",hops,"),
+                std::string::npos)
+          << line;
+    }
+    latency |= line.rfind("torus.network,packet_latency.mean,", 0) == 0;
+  }
+  EXPECT_TRUE(hops);
+  EXPECT_TRUE(latency) << "histograms give their mean";
+  EXPECT_GT(rows, 100u);
+}
