@@ -9,6 +9,7 @@
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/payload/extensions.h"
+#include "tlm/trace/firmware_log.h"
 #include "tlm/trace/signal_trace.h"
 #include "tlm/trace/transaction_trace.h"
 
@@ -188,6 +189,10 @@ void Core::phase_end() {
   if (phases_.empty()) return;
   TransactionTrace::instance().span(track_, phases_.back().name, phases_.back().start, hs::now());
   phases_.pop_back();
+}
+
+void Core::log(const std::string& message) {
+  FirmwareLog::instance().write(name(), track_, message, hs::now());
 }
 
 void Core::fail(const std::string& message) {

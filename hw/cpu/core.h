@@ -55,6 +55,7 @@ class Core : public sc_core::sc_module, public fw::Hal {
   const char* core_name() const override { return name(); }
   void phase_begin(const char* phase) override;
   void phase_end() override;
+  void log(const std::string& message) override;
   [[noreturn]] void fail(const std::string& message) override;
   void check(bool ok, const char* check, const std::string& message) override;
 

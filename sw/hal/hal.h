@@ -58,6 +58,11 @@ class Hal {
   virtual void phase_begin(const char* name) = 0;
   virtual void phase_end() = 0;
 
+  // A line of firmware output: on standard error (stamped with the simulated time and this
+  // core, unless the run is quiet) and on this core's timeline in the transaction trace.
+  // Costs no simulated time (a debugger's view, not a device).
+  virtual void log(const std::string& message) = 0;
+
   // Reports a firmware-detected error (bad data, API misuse) and stops this firmware; the
   // run fails with exit code 1.
   [[noreturn]] virtual void fail(const std::string& message) = 0;

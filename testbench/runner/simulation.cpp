@@ -19,6 +19,7 @@
 #include "tlm/kernel/kernel_setup.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/stats/statistics.h"
+#include "tlm/trace/firmware_log.h"
 #include "tlm/trace/signal_trace.h"
 #include "tlm/trace/transaction_trace.h"
 
@@ -95,6 +96,7 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   if (opts.quiet) {
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   }
+  FirmwareLog::instance().set_echo(!opts.quiet);
   // Output names first: a mistake there must not cost the user a model build to find out.
   if (!opts.report_path.empty() && opts.report_path != "-") {
     check_output_path("--report", opts.report_path);

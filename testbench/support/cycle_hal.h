@@ -4,6 +4,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sw/hal/hal.h"
 
@@ -25,6 +26,8 @@ class CycleHal : public fw::Hal {
   const char* core_name() const override { return "cycle-hal"; }
   void phase_begin(const char*) override {}
   void phase_end() override {}
+  void log(const std::string& m) override { logged.push_back(m); }
+  std::vector<std::string> logged;  // what the firmware logged, in order
   [[noreturn]] void fail(const std::string& m) override { throw std::runtime_error(m); }
 
  private:

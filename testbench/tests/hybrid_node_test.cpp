@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <numeric>
 
 #include "hw/hybrid/address_map.h"
@@ -16,6 +17,8 @@
 #include "tlm/link/delivery_workers.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
+#include "tlm/trace/firmware_log.h"
+#include "tlm/trace/transaction_trace.h"
 
 using namespace hs;
 using hs::pcie::PcieLink;
@@ -274,4 +277,34 @@ TEST(HybridNode, FirmwareThatThrowsFailsTheRunNamingItsCore) {
   ASSERT_FALSE(CheckRegistry::instance().ok());
   EXPECT_EQ(first_violation(), "node0.host.core1: firmware threw: descriptor table corrupt");
   EXPECT_TRUE(node->host->core_list[1]->finished());
+}
+
+// Hal::log: a line on standard error with the time and the core, and an instant on the core's
+// track in the trace carrying the text (escaped as JSON).
+TEST(HybridNode, FirmwareLogLinesGoToStandardErrorAndTheCoresTrack) {
+  const std::string path = ::testing::TempDir() + "firmware_log_trace.json";
+  TransactionTrace::instance().open(path);
+  auto node = make_hybrid_node();
+  TransactionTrace::instance().start();
+  node->host->core_list[0]->set_firmware([](fw::Hal& hal) {
+    hal.compute(1800);  // 1 us at 1.8 GHz
+    hal.log("ready: \"all\" buffers set");
+  });
+  ::testing::internal::CaptureStderr();
+  sc_core::sc_start();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  TransactionTrace::instance().close();
+  EXPECT_NE(err.find("[1000.000 ns] node0.host.core0: ready: \"all\" buffers set"),
+            std::string::npos)
+      << err;
+  std::ifstream in(path);
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  bool found = false;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e.value("ph", "") == "i" && e.value("name", "") == "log") {
+      found = e["args"]["message"] == "ready: \"all\" buffers set";
+    }
+  }
+  EXPECT_TRUE(found) << trace.dump().substr(0, 2000);
+  EXPECT_EQ(FirmwareLog::instance().lines(), 1u);
 }

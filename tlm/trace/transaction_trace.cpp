@@ -91,10 +91,13 @@ void TransactionTrace::async_span(int track, const char* name, uint64_t id,
                     name, id, track, to_us(start), name, id, track, to_us(end)));
 }
 
-void TransactionTrace::instant(int track, const char* name, const sc_core::sc_time& at) {
+void TransactionTrace::instant(int track, const char* name, const sc_core::sc_time& at,
+                               const nlohmann::json* args) {
   if (!enabled_ || track < 0) return;
-  event(fmt::format(R"({{"name":"{}","ph":"i","s":"t","pid":1,"tid":{},"ts":{:.6f}}})", name, track,
-                    to_us(at)));
+  nlohmann::json e = {{"name", name}, {"ph", "i"},    {"s", "t"},
+                      {"pid", 1},     {"tid", track}, {"ts", to_us(at)}};
+  if (args) e["args"] = *args;
+  event(e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 }  // namespace hs

@@ -36,7 +36,8 @@ class TransactionTrace {
   // A span that may overlap others on the same track (pipelined commands).
   void async_span(int track, const char* name, uint64_t id, const sc_core::sc_time& start,
                   const sc_core::sc_time& end);
-  void instant(int track, const char* name, const sc_core::sc_time& at);
+  void instant(int track, const char* name, const sc_core::sc_time& at,
+               const nlohmann::json* args = nullptr);
 
  private:
   void event(const std::string& json);
