@@ -158,6 +158,16 @@ int sc_main(int argc, char* argv[]) {
                   "write every statistic as CSV: group, statistic, value, unit, description");
   run->add_option("--link-csv", ro.link_csv_path,
                   "write every torus link's utilisation over the measurement window as CSV");
+  run->add_option("--trace-start", ro.trace_start,
+                  "trace only what ends at or after this simulated time (e.g. 20us)");
+  run->add_option("--trace-end", ro.trace_end,
+                  "trace only what starts at or before this simulated time (e.g. 50us)");
+  run->add_option("--trace-only", ro.trace_only,
+                  "trace only tracks whose names match this pattern ('*' any run; e.g. "
+                  "'node0.acc0.*')");
+  run->add_option("--trace-limit", ro.trace_limit,
+                  "stop tracing (with a warning; the run goes on) once the trace reaches this "
+                  "size (default 2GiB)");
   run->add_option("--vcd", ro.vcd_path, "write signal traces (VCD, open with GTKWave)");
   run->add_option("--trace", ro.trace_path,
                   "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev)");

@@ -1,4 +1,5 @@
 #include "testbench/fuzz/fuzz_case.h"
+#include "tlm/common/glob.h"
 
 #include <fmt/format.h>
 
@@ -42,27 +43,6 @@ std::vector<std::string> dotted_names(const std::string& text) {
     i = end + 1;
   }
   return out;
-}
-
-// `*` matches any run of characters; iterative, so linear in practice.
-bool glob_match(const std::string& pattern, const std::string& text) {
-  size_t p = 0, t = 0, star = std::string::npos, resume = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      resume = t;
-    } else if (p < pattern.size() && pattern[p] == text[t]) {
-      ++p;
-      ++t;
-    } else if (star != std::string::npos) {
-      p = star + 1;
-      t = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
 }
 
 // argv cannot carry a NUL.

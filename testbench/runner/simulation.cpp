@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "testbench/runner/report_text.h"
@@ -18,6 +19,7 @@
 #include "tlm/common/output_file.h"
 #include "tlm/kernel/kernel_setup.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/params/quantity.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/trace/firmware_log.h"
 #include "tlm/trace/signal_trace.h"
@@ -86,6 +88,41 @@ std::unique_ptr<sc_core::sc_module> make_test_hold(RunInterrupt& interrupt) {
 
 }  // namespace
 
+namespace {
+
+// --trace-start, --trace-end, --trace-only and --trace-limit, checked before anything runs.
+TraceLimits trace_limits(const RunOptions& opts) {
+  TraceLimits l;
+  auto quantity = [](const std::string& option, const std::string& text, const char* unit) {
+    // A bare number is in the base unit (ns, B); otherwise a suffix ("20us", "512MiB").
+    size_t used = 0;
+    std::optional<double> v;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || text.empty()) v = parse_quantity(text, unit);
+    if (!v || *v < 0) {
+      throw InputError(fmt::format("{} '{}': expects a {} such as {}", option, text,
+                                   std::string(unit) == "ns" ? "time" : "size",
+                                   std::string(unit) == "ns" ? "'20us'" : "'512MiB'"));
+    }
+    return *v;
+  };
+  if (!opts.trace_start.empty()) l.start_ns = quantity("--trace-start", opts.trace_start, "ns");
+  if (!opts.trace_end.empty()) l.end_ns = quantity("--trace-end", opts.trace_end, "ns");
+  if (l.end_ns > 0 && l.end_ns <= l.start_ns) {
+    throw InputError(fmt::format("--trace-end '{}' is not after --trace-start '{}'", opts.trace_end,
+                                 opts.trace_start));
+  }
+  l.only = opts.trace_only;
+  l.max_bytes = static_cast<uint64_t>(quantity("--trace-limit", opts.trace_limit, "B"));
+  return l;
+}
+
+}  // namespace
+
 Simulation::DropUnfinishedOutputs::~DropUnfinishedOutputs() {
   TransactionTrace::instance().abandon();
   SignalTrace::instance().abandon();
@@ -103,7 +140,9 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   }
   if (!opts.link_csv_path.empty()) check_output_path("--link-csv", opts.link_csv_path);
   if (!opts.stats_csv_path.empty()) check_output_path("--stats-csv", opts.stats_csv_path);
-  if (!opts.trace_path.empty()) TransactionTrace::instance().open(opts.trace_path);
+  if (!opts.trace_path.empty()) {
+    TransactionTrace::instance().open(opts.trace_path, trace_limits(opts));
+  }
   if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
   scenario_ = load_scenario(resolve_scenario(opts.scenario));
   auto& params = ParamRegistry::instance();

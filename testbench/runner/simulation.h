@@ -23,6 +23,7 @@ struct RunOptions {
   std::string report_path, vcd_path, trace_path;  // report "-": the JSON on standard output
   std::string link_csv_path;                      // per-link utilisation (torus machines)
   std::string stats_csv_path;                     // every statistic, one row each
+  std::string trace_start, trace_end, trace_only, trace_limit = "2GiB";  // what --trace keeps
   bool quiet = false;
   bool progress = false;  // a progress line on standard error even when it is not a terminal
 };

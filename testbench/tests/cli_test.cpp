@@ -496,3 +496,42 @@ TEST(Cli, StatsCsvHasARowPerStatisticMatchingTheReport) {
   EXPECT_TRUE(latency) << "histograms give their mean";
   EXPECT_GT(rows, 100u);
 }
+
+// A trace keeps a window, the tracks a pattern names, and stops (the run does not) at its
+// size bound, leaving valid JSON.
+TEST(Cli, TraceWindowTrackPatternAndSizeBound) {
+  const std::string full = tmp("full.json"), cut = tmp("cut.json"), small = tmp("small.json");
+  ASSERT_EQ(hybridsim("run default --quiet --trace " + full).code, 0);
+  auto r = hybridsim("run default --quiet --trace " + cut +
+                     " --trace-start 100us --trace-end 200us --trace-only 'node0.host.*'");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const Json all = read_json(full), kept = read_json(cut);
+  std::map<int, std::string> names;
+  for (const auto& e : kept["traceEvents"]) {
+    if (e.value("name", "") == "thread_name") names[e["tid"]] = e["args"]["name"];
+  }
+  ASSERT_FALSE(names.empty());
+  for (const auto& [tid, name] : names) EXPECT_EQ(name.rfind("node0.host.", 0), 0u) << name;
+  size_t spans = 0;
+  for (const auto& e : kept["traceEvents"]) {
+    if (e.value("ph", "") != "X") continue;
+    ++spans;
+    const double ts = e["ts"].get<double>(), end = ts + e["dur"].get<double>();
+    EXPECT_GE(end, 100.0) << e.dump();
+    EXPECT_LE(ts, 200.0) << e.dump();
+  }
+  EXPECT_GT(spans, 0u);
+  EXPECT_LT(kept["traceEvents"].size(), all["traceEvents"].size());
+
+  r = hybridsim("run default --trace " + small + " --trace-limit 64KiB");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("tracing stops here, the run goes on"), std::string::npos) << r.output;
+  EXPECT_LE(hs::testing::file_text(small).size(), 70u * 1024);
+  EXPECT_NO_THROW(read_json(small));
+  EXPECT_EQ(hybridsim("run default --quiet --trace " + small + " --trace-end 5000").code, 0)
+      << "a bare number is in ns";
+  EXPECT_EQ(hybridsim("run default --trace " + small + " --trace-start 10us --trace-end 5us").code,
+            2)
+      << "a window ending at or before its start";
+  EXPECT_EQ(hybridsim("run default --trace " + small + " --trace-start soon").code, 2);
+}

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "tlm/common/errors.h"
+#include "tlm/common/glob.h"
 #include "tlm/common/spelling.h"
 #include "tlm/params/json_input.h"
 #include "tlm/params/quantity.h"
@@ -13,30 +14,6 @@
 namespace hs {
 
 namespace {
-
-// '*' matches any run of characters (dots included); everything else matches itself.
-// Greedy with one backtrack point (the latest '*'): O(pattern x name) at worst, never
-// exponential however many stars a pattern has.
-bool glob_match(const char* p, const char* s) {
-  const char* star = nullptr;  // the latest '*' seen in the pattern
-  const char* resume = s;      // where that star's run ends so far
-  while (*s != '\0') {
-    if (*p == '*') {
-      star = p++;
-      resume = s;
-    } else if (*p == *s) {
-      ++p;
-      ++s;
-    } else if (star) {
-      p = star + 1;  // let the latest star swallow one more character
-      s = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (*p == '*') ++p;
-  return *p == '\0';
-}
 
 // A value as JSON text for messages. Command-line words are not checked for UTF-8 (a JSON
 // string must be), so bytes that are not UTF-8 are shown replaced instead of throwing.
@@ -128,7 +105,7 @@ void ParamRegistry::set_from_assignment(const std::string& assignment, const std
 ParamRegistry::Override* ParamRegistry::lookup(const std::string& name) {
   Override* best = nullptr;
   for (auto& o : overrides_) {
-    bool hit = o.wildcard ? glob_match(o.pattern.c_str(), name.c_str()) : o.pattern == name;
+    bool hit = o.wildcard ? glob_match(o.pattern, name) : o.pattern == name;
     if (!hit) continue;
     o.used = true;
     // Command line beats file; an exact name beats a pattern from the same source.
@@ -228,8 +205,7 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
 std::string ParamRegistry::check_value(const std::string& pattern, const Json& value) const {
   const bool wildcard = pattern.find('*') != std::string::npos;
   for (size_t i = 0; i < params_.size(); ++i) {
-    const bool hit = wildcard ? glob_match(pattern.c_str(), params_[i].name.c_str())
-                              : params_[i].name == pattern;
+    const bool hit = wildcard ? glob_match(pattern, params_[i].name) : params_[i].name == pattern;
     std::string why;
     if (hit && !convert(params_[i], value, ranges_[i], why)) {
       return fmt::format("parameter '{}' {}", params_[i].name, why);
