@@ -91,11 +91,23 @@ void flatten(const Json& obj, const std::string& prefix, const TextIndex& text, 
   }
 }
 
+// An installed `hybridsim` runs the scenarios installed beside it (PREFIX/share/hybridsim/
+// scenarios for PREFIX/bin/hybridsim); one in a build tree runs the source tree's.
+fs::path scenario_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share/hybridsim/scenarios";
+    if (fs::is_directory(installed, ec)) return installed;
+  }
+  return HYBRIDSIM_SCENARIO_DIR;
+}
+
 }  // namespace
 
 std::vector<std::string> builtin_scenarios() {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(HYBRIDSIM_SCENARIO_DIR)) {
+  for (const auto& e : fs::directory_iterator(scenario_dir())) {
     if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
   }
   std::sort(names.begin(), names.end());
@@ -106,7 +118,7 @@ std::string resolve_scenario(const std::string& name_or_path) {
   // error_code forms: a name the file system refuses (too long, say) is simply not found.
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
-  const fs::path builtin = fs::path(HYBRIDSIM_SCENARIO_DIR) / (name_or_path + ".json");
+  const fs::path builtin = scenario_dir() / (name_or_path + ".json");
   if (name_or_path.find('/') == std::string::npos && fs::is_regular_file(builtin, ec)) {
     return builtin.string();
   }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs hybridsim from a build tree into a fresh prefix, then uses the installation as a
+# user would: the installed `hybridsim` lists the built-in scenarios and runs one from another
+# directory, and testbench/examples/own_firmware builds against find_package(hybridsim) and
+# runs its own firmware to the right answer.
+#   install_example.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1 src=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+for f in bin/hybridsim lib/cmake/hybridsim/hybridsimConfig.cmake include/hybridsim/hw/hybrid/hybrid_node.h \
+  share/hybridsim/scenarios/default.json; do
+  [ -e "$prefix/$f" ] || { echo "install_example: $prefix/$f was not installed" >&2; exit 1; }
+done
+# No path of the build or source tree may leak into the installed package config.
+if grep -rlF -e "$build" -e "$src" "$prefix/lib/cmake/hybridsim"; then
+  echo "install_example: the installed package config names the build or source tree" >&2
+  exit 1
+fi
+
+cd "$work"
+"$prefix/bin/hybridsim" --help >help.txt
+grep -q '^Built-in scenarios: .*torus_traffic' help.txt ||
+  { echo "install_example: the installed hybridsim lists no built-in scenarios" >&2; exit 1; }
+"$prefix/bin/hybridsim" run default --quiet --report run.json >run.txt
+grep -q '"status": "passed"' run.json || { echo "install_example: installed run did not pass its checks" >&2; exit 1; }
+
+cmake -S "$src/testbench/examples/own_firmware" -B own -DCMAKE_PREFIX_PATH="$prefix" >configure.log
+cmake --build own >build.log
+./own/own_firmware | tee own.txt
+grep -q '^sum 8390656 (expected 8390656)' own.txt
+echo "install_example: installed, ran a scenario, built and ran testbench/examples/own_firmware"
