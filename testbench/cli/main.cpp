@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <systemc>
 #include <thread>
@@ -33,15 +34,21 @@ namespace {
 
 using hs::runner::RunOptions;
 
-void list_params(const std::string& scenario, const std::vector<std::string>& sets) {
+// Builds the scenario's model and checks its parameters, as a run would, without running it.
+std::unique_ptr<hs::runner::Simulation> elaborate(const std::string& scenario,
+                                                  const std::vector<std::string>& sets) {
   RunOptions o;
   o.scenario = scenario;
   o.sets = sets;
-  hs::runner::Simulation sim(o);  // elaborates and validates; never runs
+  return std::make_unique<hs::runner::Simulation>(o);
+}
+
+void list_params(const std::string& scenario, const std::vector<std::string>& sets) {
+  const auto sim = elaborate(scenario, sets);
   const auto& all = hs::ParamRegistry::instance().all();
   size_t w = 0;
   for (const auto& p : all) w = std::max(w, p.name.size());
-  std::cout << fmt::format("Parameters of scenario {} ({} parameters)\n\n", sim.scenario().path,
+  std::cout << fmt::format("Parameters of scenario {} ({} parameters)\n\n", sim->scenario().path,
                            all.size());
   for (const auto& p : all) {
     // Quantities in the unit that reads best ("16GiB", "1.8GHz"), as --set accepts them.
@@ -63,10 +70,7 @@ void list_params(const std::string& scenario, const std::vector<std::string>& se
 
 // Every statistic the scenario's model reports, by group, with its unit and description.
 void list_stats(const std::string& scenario, const std::vector<std::string>& sets) {
-  RunOptions o;
-  o.scenario = scenario;
-  o.sets = sets;
-  hs::runner::Simulation sim(o);  // elaborates; never runs
+  const auto sim = elaborate(scenario, sets);
   const auto& groups = hs::StatsRegistry::instance().reported_groups();
   size_t count = 0, w = 0, uw = 0;
   for (const auto* g : groups) {
@@ -79,7 +83,7 @@ void list_stats(const std::string& scenario, const std::vector<std::string>& set
   std::cout << fmt::format(
       "Statistics of scenario {} ({} in {} groups; the JSON report has them "
       "under \"stats\", by group)\n",
-      sim.scenario().path, count, groups.size());
+      sim->scenario().path, count, groups.size());
   for (const auto* g : groups) {
     std::cout << "\n" << g->path() << "\n";
     for (const auto& m : g->catalogue()) {
