@@ -1,7 +1,10 @@
 #include "hw/pcie/pcie_config.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
+#include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
 
 namespace hs::pcie {
@@ -55,6 +58,46 @@ PcieConfig PcieConfig::declare(const std::string& prefix) {
   c.cpld = static_cast<uint32_t>(p.integer("credits.completion_data", c.cpld, "16B",
                                            std::string("completion data") + cdesc,
                                            Range::between(0, 65536)));
+  c.ack_coalesce = static_cast<uint32_t>(
+      p.integer("dll.ack_coalesce", c.ack_coalesce, "TLPs",
+                "TLPs a receiver takes before it sends an ACK DLLP", Range::between(1, 64)));
+  c.ack_timer_ns = p.real("dll.ack_timer", c.ack_timer_ns, "ns",
+                          "longest a received TLP waits for its ACK DLLP", Range::between(1, 1e6));
+  c.replay_buffer = static_cast<uint32_t>(p.integer(
+      "dll.replay_buffer", 0, "B",
+      "replay buffer: bytes of transmitted TLPs kept until acknowledged (0: twice what the line "
+      "carries in an ACK's round trip, 2 x latency + dll.ack_timer, and at least 4 KiB)",
+      Range::between(0, 1 << 24)));
+  c.replay_timeout_ns =
+      p.real("dll.replay_timeout", 0, "ns",
+             "replay timer: the transmitter replays when no ACK or NAK arrives in this time "
+             "(0: three ACK round trips, 3 x (2 x latency + dll.ack_timer))",
+             Range::between(0, 1e9));
+  c.retrain_ns = p.real("dll.retrain_time", c.retrain_ns, "ns",
+                        "link retraining after REPLAY_NUM rolls over (the fourth replay of a TLP)",
+                        Range::between(0, 1e9));
+  // A buffer that cannot hold the largest TLP, or a timer shorter than an ACK's round trip,
+  // would stall or replay every TLP: refused rather than modelled.
+  const double ack_round_trip = 2 * c.latency_ns + c.ack_timer_ns;
+  if (c.replay_buffer == 0) {
+    c.replay_buffer = static_cast<uint32_t>(std::min(
+        double(1 << 24), std::max(4096.0, 2 * ack_round_trip * 1e-9 * c.bytes_per_second())));
+  }
+  const uint32_t largest = std::max(c.mps, c.rcb) + c.tlp_overhead(true);
+  if (c.replay_buffer < largest) {
+    throw InputError(
+        fmt::format("{} = {} B is smaller than the largest TLP on the wire ({} B: "
+                    "max_payload {} B plus overhead)",
+                    p.name("dll.replay_buffer"), c.replay_buffer, largest, c.mps));
+  }
+  if (c.replay_timeout_ns == 0) {
+    c.replay_timeout_ns = 3 * ack_round_trip;
+  } else if (c.replay_timeout_ns <= ack_round_trip) {
+    throw InputError(fmt::format(
+        "{} = {} ns must exceed an ACK's round trip (2 x latency + dll.ack_timer = {} ns), or "
+        "every TLP would be replayed",
+        p.name("dll.replay_timeout"), c.replay_timeout_ns, ack_round_trip));
+  }
   return c;
 }
 

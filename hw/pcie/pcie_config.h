@@ -24,6 +24,16 @@ struct PcieConfig {
   uint32_t tags = 32;        // outstanding read requests per requester
   // Receiver credits (0 = infinite); header credits count TLPs, data credits 16-byte units.
   uint32_t ph = 64, pd = 1024, nph = 32, cplh = 0, cpld = 0;
+  // Data link layer. A receiver acknowledges TLPs with an ACK DLLP once `ack_coalesce` are
+  // unacknowledged or `ack_timer_ns` after the first of them arrived; a transmitter keeps each
+  // TLP in its replay buffer until it is acknowledged, and stops when the buffer is full.
+  uint32_t ack_coalesce = 4;
+  double ack_timer_ns = 200;
+  uint32_t replay_buffer = 4096;  // bytes of TLPs on the wire (overhead included)
+  double replay_timeout_ns = 0;   // replay when no ACK or NAK came back in this time (0: derived)
+  double retrain_ns = 5000;       // link retraining after the fourth replay of one TLP
+  // Every DLLP (ACK, NAK, UpdateFC) is 6 bytes plus 2 of framing on the wire, at any generation.
+  static constexpr uint32_t kDllpWireBytes = 8;
 
   // Declares every parameter under `prefix` (e.g. node0.pcie0) and returns the values.
   static PcieConfig declare(const std::string& prefix);

@@ -7,8 +7,10 @@
 #include <deque>
 
 #include "tlm/check/checker.h"
+#include "tlm/fault/fault_injector.h"
 #include "tlm/kernel/now.h"
 #include "tlm/link/delivery_queue.h"
+#include "tlm/params/param_registry.h"
 #include "tlm/timing/clock.h"
 #include "tlm/timing/token_pool.h"
 #include "tlm/timing/transmit_buffer.h"
@@ -48,6 +50,11 @@ struct PcieLink::Direction {
         posted(c.ph, c.pd),
         nonposted(c.nph, 0),
         completion(c.cplh, c.cpld),
+        replay(0, c.replay_buffer),
+        lcrc_error(ParamScope(name), "lcrc_error", "corrupt TLPs (an LCRC error at the receiver)",
+                   "TLP", 0.5),
+        nak_loss(ParamScope(name), "nak_loss",
+                 "lose the NAK answering a corrupted TLP (the replay timer then recovers)", "NAK"),
         in_flight([&link, this](Tlp& t) { link.arrive(*this, t); }),
         stats(name),
         mwr(stats.counter("tlps_mwr", "TLPs", "memory write TLPs sent")),
@@ -62,6 +69,29 @@ struct PcieLink::Direction {
         credit_waits(stats.counter("credit_waits", "TLPs",
                                    "TLPs that waited for the receiver to take earlier TLPs "
                                    "before their credits were known")),
+        replay_stall_ps(stats.counter("replay_buffer_stall_ps", "ps",
+                                      "time TLPs waited for room in the replay buffer (ACKs not "
+                                      "yet back) with the wire idle")),
+        dllp_bytes(stats.counter("dllp_bytes", "B",
+                                 "bytes of DLLPs (ACK, NAK, UpdateFC) this wire carried, framing "
+                                 "included")),
+        acks(
+            stats.counter("dllps_ack", "DLLPs", "ACK DLLPs sent (for the other direction's TLPs)")),
+        naks(
+            stats.counter("dllps_nak", "DLLPs", "NAK DLLPs sent (for the other direction's TLPs)")),
+        update_fcs(stats.counter("dllps_update_fc", "DLLPs",
+                                 "UpdateFC DLLPs sent (credits for the other direction)")),
+        lcrc_errors(stats.counter("lcrc_errors", "TLPs",
+                                  "TLP transmissions corrupted on this wire (injected faults)")),
+        replays(
+            stats.counter("replays", "TLPs", "TLPs sent again after a NAK or a replay timeout")),
+        replay_timeouts(stats.counter("replay_timeouts", "events",
+                                      "replays started by the replay timer (the NAK was lost)")),
+        retrains(stats.counter("retrains", "events",
+                               "link retrainings (REPLAY_NUM rolled over): the wire stalls")),
+        recovery_ps(stats.counter("replay_recovery_ps", "ps",
+                                  "time the wire was held between a corrupted TLP and its "
+                                  "replay (NAK or timer, retraining included)")),
         busy(stats.busy("utilisation", "fraction of time the wire carries TLP bytes",
                         {&wire})),  // the wire is busy while it moves a TLP's bytes
         tx_depth(stats.occupancy("tx_queue_depth", "TLPs", "TLPs in the transmit buffer")),
@@ -74,9 +104,27 @@ struct PcieLink::Direction {
     opts.set_sensitivity(&posted.released());
     opts.set_sensitivity(&nonposted.released());
     opts.set_sensitivity(&completion.released());
+    opts.set_sensitivity(&replay.released());
     opts.dont_initialize();
     sc_core::sc_spawn([&link, this] { link.place_waiting(*this); },
                       sc_core::sc_gen_unique_name((dir_name + "_credits").c_str()), &opts);
+    // The receiver's ACK timer and UpdateFC schedule: methods, woken only when due.
+    sc_core::sc_spawn_options ack_opts;
+    ack_opts.spawn_method();
+    ack_opts.set_sensitivity(&ack_timer);
+    ack_opts.dont_initialize();
+    sc_core::sc_spawn([&link, this] { link.send_ack(*this); },
+                      sc_core::sc_gen_unique_name((dir_name + "_ack_timer").c_str()), &ack_opts);
+    CreditPool* pools[3] = {&posted, &nonposted, &completion};
+    for (int k = 0; k < 3; ++k) {
+      fc[k].credits = pools[k];
+      sc_core::sc_spawn_options fc_opts;
+      fc_opts.spawn_method();
+      fc_opts.set_sensitivity(&fc[k].due);
+      fc_opts.dont_initialize();
+      sc_core::sc_spawn([&link, this, k] { link.send_update_fc(*this, k); },
+                        sc_core::sc_gen_unique_name((dir_name + "_update_fc").c_str()), &fc_opts);
+    }
   }
 
   std::string name;
@@ -84,15 +132,33 @@ struct PcieLink::Direction {
   SerialResource line;                                // the wire itself
   TransmitBuffer tx;                                  // TLPs waiting for or on the wire
   CreditPool posted, nonposted, completion;           // the receiver's credits, by TLP type
-  std::deque<Waiting> waiting;                        // TLPs waiting for credits, in order
-  DeliveryQueue<Tlp> in_flight;                       // TLPs on the wire or not yet taken
+  CreditPool replay;                                  // the replay buffer, in bytes
+  FaultInjector lcrc_error, nak_loss;                 // faults on this wire's TLPs
+  uint32_t replay_num = 0;                            // replays of the TLP being resent
+  uint32_t dllps_owed = 0;  // DLLPs sent between booked TLPs, whose wire time the next TLP pays
+  // The receiver's side of the data link layer, for this wire's TLPs: TLPs not yet
+  // acknowledged, the ACK timer, and per credit type the TLPs taken whose credits wait for an
+  // UpdateFC (the time each was taken, in order).
+  uint32_t unacked = 0;
+  sc_core::sc_event ack_timer;
+  struct FcUpdates {
+    CreditPool* credits = nullptr;
+    std::deque<sc_time> taken;
+    sc_core::sc_event due;
+  };
+  std::array<FcUpdates, 3> fc;         // posted, non-posted, completion
+  std::deque<Waiting> waiting;         // TLPs waiting for credits, in order
+  DeliveryQueue<Tlp> in_flight;        // TLPs on the wire or not yet taken
   uint64_t delivered_bytes = 0;        // traced signal: payload bytes that have arrived
   TaggedPayload<PcieTlpExt> delivery;  // reused for every TLP delivered into the receiver
 
   StatGroup stats;
   Counter &mwr, &mrd, &cpld_tlps, &cpl_tlps;
   ByteFlow &payload, &wire;
-  Counter &credit_stall_ps, &credit_waits;
+  Counter &credit_stall_ps, &credit_waits, &replay_stall_ps;
+  Counter& dllp_bytes;
+  Counter &acks, &naks, &update_fcs;
+  Counter &lcrc_errors, &replays, &replay_timeouts, &retrains, &recovery_ps;
   BusyTime& busy;
   Occupancy& tx_depth;
   Occupancy& posted_held;
@@ -119,6 +185,10 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
   dir_[A] = std::make_unique<Direction>(*this, "down", b_out, cfg_);
   dir_[B] = std::make_unique<Direction>(*this, "up", a_out, cfg_);
   for (auto& d : dir_) d->delivery.ext.link_id = link_id;
+  dllp_time_ = serialisation_[PcieConfig::kDllpWireBytes];
+  ack_timer_ = picoseconds(cfg_.ack_timer_ns * 1e3);
+  replay_timeout_ = picoseconds(cfg_.replay_timeout_ns * 1e3);
+  retrain_ = picoseconds(cfg_.retrain_ns * 1e3);
   a_in.register_b_transport(this, &PcieLink::from_a);
   b_in.register_b_transport(this, &PcieLink::from_b);
   for (int s = 0; s < 2; ++s) {
@@ -165,6 +235,9 @@ uint64_t PcieLink::payload_bytes(int dir) const {
 }
 uint64_t PcieLink::wire_bytes(int dir) const {
   return dir_[dir]->wire.total();
+}
+uint64_t PcieLink::dllp_bytes(int dir) const {
+  return dir_[dir]->dllp_bytes.value;
 }
 
 void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay) {
@@ -243,13 +316,30 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
   const sc_time wire_ready = std::max(ready, d.line.free_at());
   const std::optional<sc_time> credit_ready = credits.available_at(dcred, wire_ready);
   if (!credit_ready) return std::nullopt;
+  // Room in the replay buffer: the transmitter keeps the TLP until it is acknowledged.
+  const std::optional<sc_time> replay_ready = d.replay.available_at(wire_bytes, *credit_ready);
+  if (!replay_ready) return std::nullopt;
   if (*credit_ready > wire_ready) d.credit_stall_ps += (*credit_ready - wire_ready).value();
+  if (*replay_ready > *credit_ready) d.replay_stall_ps += (*replay_ready - *credit_ready).value();
 
   const sc_time& ser = serialisation_[wire_bytes];
-  const sc_time start = d.line.reserve(*credit_ready, ser);
-  const sc_time end = start + ser;
+  // DLLPs that went out while TLPs were booked ahead of them are paid for here.
+  const sc_time owed = dllp_time_ * static_cast<double>(d.dllps_owed);
+  sc_time start = d.line.reserve(*replay_ready, owed + ser) + owed;
+  if (d.dllps_owed) {
+    d.wire.add(start - owed, start, uint64_t{PcieConfig::kDllpWireBytes} * d.dllps_owed);
+    d.dllps_owed = 0;
+  }
   credits.consume(dcred, start);
+  d.replay.consume(wire_bytes, start);
   if (&credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), hs::now());
+  // A corrupted copy is sent again until one arrives whole; the TLPs behind it wait.
+  while (d.lcrc_error.hit()) {
+    d.wire.add(start, start + ser, wire_bytes);
+    start = replay_after_error(d, start + ser, ser);
+  }
+  d.replay_num = 0;
+  const sc_time end = start + ser;
 
   d.wire.add(start, end, wire_bytes);  // also the wire's busy time
   d.payload.add(start, end, payload);
@@ -273,9 +363,84 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
 }
 
 void PcieLink::return_credits(Direction& d, CreditPool& credits, const sc_time& taken) {
-  // The receiver's UpdateFC leaves fc_update after it took the TLP and crosses the wire.
-  credits.release(taken + fc_delay_ + latency_);
-  if (&credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), hs::now());
+  if (credits.infinite()) return;  // infinite credits are never updated
+  // The receiver's UpdateFC leaves fc_update after it took the TLP and crosses the wire on
+  // the other direction; credits freed before it leaves ride on it.
+  Direction::FcUpdates& u = d.fc[&credits == &d.posted ? 0 : &credits == &d.nonposted ? 1 : 2];
+  const sc_time at = u.taken.empty() ? taken : std::max(taken, u.taken.back());
+  if (u.taken.empty()) u.due.notify(at + fc_delay_ - hs::now());
+  u.taken.push_back(at);
+}
+
+void PcieLink::send_update_fc(Direction& d, int k) {
+  Direction::FcUpdates& u = d.fc[k];
+  const sc_time now = hs::now();
+  const sc_time back = send_dllp(other(d), now, other(d).update_fcs, "UpdateFC");
+  while (!u.taken.empty() && u.taken.front() <= now) {  // taken before the UpdateFC leaves
+    u.credits->release(back);
+    u.taken.pop_front();
+  }
+  if (!u.taken.empty()) u.due.notify(u.taken.front() + fc_delay_ - now);
+  if (u.credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), now);
+}
+
+sc_time PcieLink::send_dllp(Direction& wire, const sc_time& at, Counter& kind, const char* name) {
+  ++kind;
+  wire.dllp_bytes += PcieConfig::kDllpWireBytes;
+  const sc_time end = at + dllp_time_;
+  if (wire.line.free_at() <= at) {  // an idle wire: the DLLP has it to itself
+    wire.line.reserve(at, dllp_time_);
+    wire.wire.add(at, end, PcieConfig::kDllpWireBytes);
+  } else {
+    // DLLPs go ahead of TLPs waiting to start, but this wire's TLPs are booked ahead of time:
+    // the DLLP's timing is that of going at once, and its wire time is owed by the next TLP
+    // booked, so the wire's bytes and busy time stay exact.
+    ++wire.dllps_owed;
+  }
+  TransactionTrace::instance().span(wire.track, name, at, end);
+  return end + latency_;
+}
+
+void PcieLink::acknowledge(Direction& d) {
+  if (++d.unacked >= cfg_.ack_coalesce) {
+    send_ack(d);
+  } else if (d.unacked == 1) {
+    d.ack_timer.notify(ack_timer_);
+  }
+}
+
+void PcieLink::send_ack(Direction& d) {
+  if (d.unacked == 0) return;
+  const sc_time back = send_dllp(other(d), hs::now(), other(d).acks, "ACK");
+  for (; d.unacked > 0; --d.unacked) d.replay.release(back);  // the ACK covers them all
+  d.ack_timer.cancel();
+}
+
+sc_time PcieLink::replay_after_error(Direction& d, const sc_time& end, const sc_time& ser) {
+  ++d.lcrc_errors;
+  TransactionTrace::instance().span(d.track, "LCRC error", end - ser, end);
+  // The receiver finds the bad LCRC when the TLP arrives and answers with a NAK on the other
+  // direction; if the NAK is lost, the transmitter's replay timer (started when the TLP went
+  // out) expires instead. Either way every TLP from the corrupted one on is sent again: the
+  // wire is held until then, so the TLPs behind it go after its replay, in order.
+  sc_time replay_at;
+  const sc_time nak_back = send_dllp(other(d), end + latency_, other(d).naks, "NAK");
+  if (d.nak_loss.hit()) {
+    ++d.replay_timeouts;
+    replay_at = std::max(nak_back, end - ser + replay_timeout_);
+  } else {
+    replay_at = nak_back;
+  }
+  ++d.replays;
+  if (++d.replay_num == 4) {  // REPLAY_NUM rolled over: the physical layer retrains the link
+    ++d.retrains;
+    d.replay_num = 0;
+    TransactionTrace::instance().span(d.track, "retrain", replay_at, replay_at + retrain_);
+    replay_at += retrain_;
+  }
+  d.recovery_ps += (replay_at - end).value();
+  d.line.reserve(end, replay_at - end);  // held: nothing passes the corrupted TLP
+  return d.line.reserve(replay_at, ser);
 }
 
 void PcieLink::post_writes(Direction& d, tlm::tlm_generic_payload& gp, sc_time& local) {
@@ -334,6 +499,7 @@ void PcieLink::issue_reads(Side from, Direction& d, tlm::tlm_generic_payload& gp
 
 void PcieLink::arrive(Direction& d, Tlp& tlp) {
   const Side receiver = &d == dir_[A].get() ? B : A;
+  acknowledge(d);  // the TLP arrived whole: the data link layer acknowledges it
   switch (tlp.kind) {
     case TlpKind::MWr: {
       tlm::tlm_generic_payload& gp = d.delivery.gp;
@@ -386,7 +552,7 @@ void PcieLink::complete_read(Direction& d, Tlp& mrd) {
   sc_time mem_delay = sc_core::SC_ZERO_TIME;
   d.out->b_transport(gp, mem_delay);
 
-  Direction& back = &d == dir_[A].get() ? *dir_[B] : *dir_[A];
+  Direction& back = other(d);
   const sc_time ready = hs::now() + mem_delay;
   return_credits(d, d.nonposted, ready);  // the request is taken once its data is read
   if (!gp.is_response_ok()) {

@@ -63,7 +63,8 @@ class PcieLink : public sc_core::sc_module {
   // Per-direction totals, for tests and reports. dir 0 = A->B (downstream), 1 = B->A.
   uint64_t tlps(int dir, TlpKind k) const;
   uint64_t payload_bytes(int dir) const;
-  uint64_t wire_bytes(int dir) const;
+  uint64_t wire_bytes(int dir) const;  // TLPs and DLLPs
+  uint64_t dllp_bytes(int dir) const;  // ACK, NAK and UpdateFC DLLPs this direction's wire carried
 
  private:
   struct ReadCtx;
@@ -97,12 +98,29 @@ class PcieLink : public sc_core::sc_module {
   // The receiver of direction d took a TLP at `taken`: its credits fly back to the transmitter.
   void return_credits(Direction& d, CreditPool& credits, const sc_core::sc_time& taken);
   void complete_read(Direction& d, Tlp& mrd);
+  Direction& other(Direction& d) { return &d == dir_[A].get() ? *dir_[B] : *dir_[A]; }
+
+  // The data link layer. A DLLP occupies `wire` from `at` (after what is already booked
+  // there); returns when it reaches the far end.
+  sc_core::sc_time send_dllp(Direction& wire, const sc_core::sc_time& at, Counter& kind,
+                             const char* name);
+  // The receiver of direction d took a TLP whole: count it towards the next ACK.
+  void acknowledge(Direction& d);
+  // Sends the ACK for every unacknowledged TLP of direction d (count reached or timer).
+  void send_ack(Direction& d);
+  // Sends the UpdateFC due for credit type k (posted, non-posted, completion) of direction d.
+  void send_update_fc(Direction& d, int k);
+  // A TLP whose copy ended at `end` on direction d was corrupted: books the NAK (or the
+  // replay timer, if the NAK is lost), retraining, and the replayed copy; returns its start.
+  sc_core::sc_time replay_after_error(Direction& d, const sc_core::sc_time& end,
+                                      const sc_core::sc_time& ser);
 
   int link_id_;
   PcieConfig cfg_;
   double bytes_per_second_;
   std::vector<sc_core::sc_time> serialisation_;  // wire time of a TLP, by its size on the wire
   sc_core::sc_time latency_, fc_delay_;
+  sc_core::sc_time dllp_time_, ack_timer_, replay_timeout_, retrain_;
   std::array<std::unique_ptr<Direction>, 2> dir_;    // indexed by the transmitting side
   std::array<std::unique_ptr<TokenPool>, 2> tags_;   // read tags of each requester side
   std::vector<std::vector<uint8_t>> spare_buffers_;  // payload buffers of delivered MWr TLPs

@@ -23,6 +23,7 @@
 #include "tlm/stats/statistics.h"
 #include "tlm/trace/firmware_log.h"
 #include "tlm/trace/signal_trace.h"
+#include "tlm/fault/fault_injector.h"
 #include "tlm/trace/transaction_trace.h"
 
 namespace hs::runner {
@@ -153,6 +154,7 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   }
   for (const auto& s : opts.sets) params.set_from_assignment(s, opts.sets_source + " " + s);
   seed_ = opts.seed.value_or(scenario_.seed);
+  set_run_seed(seed_);  // every component's random streams (fault injection) derive from it
   time_limit_ns_ = ParamScope("sim").real(
       "time_limit", 0, "ns",
       "a watchdog: fail the run if work is left at this simulated time (0: none)",

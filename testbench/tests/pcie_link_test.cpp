@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "hw/pcie/pcie_link.h"
+#include "testbench/support/pcie_bench.h"
 #include "testbench/support/scripted_initiator.h"
 #include "tlm/check/checker.h"
 #include "tlm/link/delivery_workers.h"
@@ -17,45 +18,19 @@
 using namespace hs;
 using hs::pcie::PcieConfig;
 using hs::pcie::PcieLink;
+using hs::testing::kMemLatencyNs;
+using hs::testing::LinkBench;
 using hs::testing::RecordingMemory;
 using hs::testing::ScriptedInitiator;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
+using hs::testing::set_link_param;
+
 namespace {
 
-constexpr double kMemLatencyNs = 50;
-
-// A link with a scripted initiator and a recording memory on each side.
-struct LinkBench {
-  std::unique_ptr<PcieLink> link;
-  std::unique_ptr<RecordingMemory> mem_a, mem_b;
-  std::unique_ptr<ScriptedInitiator> init_a, init_b;
-
-  // `in_place`: the memories never wait, and the link is told so (it delivers in place).
-  LinkBench(ScriptedInitiator::Script from_a, ScriptedInitiator::Script from_b = nullptr,
-            double mem_latency_ns = kMemLatencyNs, bool in_place = false) {
-    link = std::make_unique<PcieLink>("pcie0", 0);
-    mem_a = std::make_unique<RecordingMemory>("mem_a", sc_time(mem_latency_ns, SC_NS));
-    mem_b = std::make_unique<RecordingMemory>("mem_b", sc_time(mem_latency_ns, SC_NS));
-    init_a = std::make_unique<ScriptedInitiator>(
-        "init_a", from_a ? from_a : [](auto&) {});
-    init_b = std::make_unique<ScriptedInitiator>(
-        "init_b", from_b ? from_b : [](auto&) {});
-    init_a->socket.bind(link->a_in);
-    init_b->socket.bind(link->b_in);
-    link->a_out.bind(mem_a->socket);
-    link->b_out.bind(mem_b->socket);
-    if (in_place) {
-      link->receiver_never_waits(PcieLink::A);
-      link->receiver_never_waits(PcieLink::B);
-    }
-    ParamRegistry::instance().finalize();
-  }
-};
-
 void set(const std::string& name, const Json& v) {
-  ParamRegistry::instance().set_override("pcie0." + name, v, {"test", 2});
+  set_link_param(name, v);
 }
 
 struct LinkShape {
@@ -114,6 +89,17 @@ TEST(PcieConfig, RequestsNeverCross4KiB) {
   EXPECT_EQ(hs::pcie::tlp_chunk(0, 100, 256), 100u);
 }
 
+// DLLPs per TLP that the receiver of a stream of TLPs arriving every `interarrival_ns` sends
+// back on the other wire: an ACK per dll.ack_coalesce TLPs, or per expiry of dll.ack_timer if
+// fewer arrive meanwhile; and, when the TLPs' credits are finite, an UpdateFC per TLP unless
+// several are taken within fc_update_delay (they then share one).
+double dllps_per_tlp(const PcieConfig& c, double interarrival_ns, bool update_fc) {
+  const double before_timer = std::floor(c.ack_timer_ns / interarrival_ns) + 1;
+  const double acks = 1.0 / std::min<double>(c.ack_coalesce, before_timer);
+  const double fcs = update_fc ? 1.0 / (std::floor(c.fc_update_ns / interarrival_ns) + 1) : 0.0;
+  return acks + fcs;
+}
+
 TEST_P(PcieThroughput, StreamingPostedWritesReachAnalyticThroughput) {
   constexpr uint64_t kBytes = 8 << 20;
   std::vector<uint8_t> buf(64 << 10, 0x5a);
@@ -149,9 +135,16 @@ TEST_P(PcieThroughput, StreamingReadsReachAnalyticThroughput) {
   });
   sc_core::sc_start();
   const PcieConfig& c = tb.link->config();
-  // Completions carry RCB-sized payloads with a 3DW header each; they limit read throughput.
-  const double analytic =
-      c.bytes_per_second() * c.rcb / static_cast<double>(c.rcb + c.tlp_overhead(false));
+  // Completions carry RCB-sized payloads with a 3DW header each; they limit read throughput,
+  // sharing their wire with the ACKs and UpdateFCs that answer the read requests (one request
+  // arrives per request's worth of completions: iterate to the fixed point).
+  const double cpl_bytes = c.mrrs / c.rcb * static_cast<double>(c.rcb + c.tlp_overhead(false));
+  double per_request = cpl_bytes;
+  for (int i = 0; i < 4; ++i) {
+    const double interarrival_ns = per_request / c.bytes_per_second() * 1e9;
+    per_request = cpl_bytes + PcieConfig::kDllpWireBytes * dllps_per_tlp(c, interarrival_ns, true);
+  }
+  const double analytic = c.bytes_per_second() * c.mrrs / per_request;
   // The stream starts once the first request has made its round trip (pipeline fill).
   const sc_time fill = transfer_time(20, c.bytes_per_second()) + sc_time(2 * c.latency_ns, SC_NS) +
                        sc_time(kMemLatencyNs, SC_NS);
@@ -179,8 +172,12 @@ TEST(PcieLink, TagLimitedReadsAreBoundByRoundTrip) {
   const PcieConfig& c = tb.link->config();
   const double rate = c.bytes_per_second();
   // One request at a time: MRd on the wire, flight, memory, all completions, flight.
+  // Three DLLPs delay each request: the ACK of the last completions goes out just before the
+  // next request on its wire, and the request's UpdateFC and ACK go out between its
+  // completions (DLLPs take the wire ahead of waiting TLPs).
   const double per_request = 20 / rate + c.latency_ns * 1e-9 + kMemLatencyNs * 1e-9 +
-                             (512 / c.rcb) * (c.rcb + 20) / rate + c.latency_ns * 1e-9;
+                             (512 / c.rcb) * (c.rcb + 20) / rate + c.latency_ns * 1e-9 +
+                             3 * PcieConfig::kDllpWireBytes / rate;
   EXPECT_NEAR(elapsed.to_seconds() / (kBytes / 512 * per_request), 1.0, 0.001);
 }
 
@@ -220,9 +217,10 @@ void expect_posted_credits_bound_outstanding_tlps(bool in_place) {
   for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
   ASSERT_EQ(w.size(), static_cast<size_t>(kTlps));
   // Two credits: TLP n+2 may start only when TLP n's credit has come back, so a pair of TLPs
-  // takes one serialisation, two flights and the receiver's UpdateFC delay.
+  // takes one serialisation, two flights, the receiver's UpdateFC delay and the UpdateFC DLLP.
   const sc_time ser = transfer_time(256 + 20, c.bytes_per_second());
-  const sc_time period = ser + sc_time(2 * c.latency_ns + c.fc_update_ns, SC_NS);
+  const sc_time period = ser + sc_time(2 * c.latency_ns + c.fc_update_ns, SC_NS) +
+                         transfer_time(PcieConfig::kDllpWireBytes, c.bytes_per_second());
   for (int n = 2; n < kTlps; ++n) EXPECT_EQ(w[n].at - w[n - 2].at, period) << "TLP " << n;
   // At most two TLPs between leaving and their credit returning: arrivals are spaced so.
   const double measured = 256.0 * (kTlps - 2) / (w.back().at - w[1].at).to_seconds();
@@ -263,8 +261,17 @@ TEST(PcieLink, BothDirectionsRunConcurrentlyAtFullRate) {
   LinkBench tb(writer(end_a), writer(end_b));
   sc_core::sc_start();
   const PcieConfig& c = tb.link->config();
-  const double one_way = kBytes * (c.mps + 20.0) / c.mps / c.bytes_per_second();
-  // Each direction alone would take one_way; together they must take the same.
+  // Each wire carries its TLPs and the DLLPs answering the other's (a TLP arrives every
+  // TLP-and-DLLPs time); both finish together, as each alone would with those DLLPs.
+  double per_tlp = c.mps + 20.0;
+  for (int i = 0; i < 4; ++i) {
+    per_tlp =
+        c.mps + 20.0 +
+        PcieConfig::kDllpWireBytes * dllps_per_tlp(c, per_tlp / c.bytes_per_second() * 1e9, true);
+  }
+  const double one_way = kBytes * per_tlp / c.mps / c.bytes_per_second();
+  EXPECT_NEAR(static_cast<double>(tb.link->dllp_bytes(0)) / tb.link->dllp_bytes(1), 1.0, 0.01);
+  EXPECT_NEAR(tb.link->dllp_bytes(0) / (kBytes / c.mps * (per_tlp - c.mps - 20.0)), 1.0, 0.01);
   EXPECT_NEAR(tb.mem_b->writes.back().at.to_seconds() / one_way, 1.0, 0.01);
   EXPECT_NEAR(tb.mem_a->writes.back().at.to_seconds() / one_way, 1.0, 0.01);
   EXPECT_EQ(tb.link->payload_bytes(0), kBytes);

@@ -1,0 +1,94 @@
+#include "tlm/fault/fault_injector.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs {
+
+namespace {
+
+uint64_t g_run_seed = 1;
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// "3, 17,200" -> {3, 17, 200}; throws InputError naming `param` on anything else.
+std::vector<uint64_t> parse_numbers(const std::string& text, const std::string& param) {
+  std::vector<uint64_t> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+    const std::string t = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+    size_t used = 0;
+    unsigned long long v = 0;
+    try {
+      if (!t.empty() && t[0] != '-' && t[0] != '+') v = std::stoull(t, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (t.empty() || used != t.size() || v == 0) {
+      throw InputError(
+          fmt::format("{} = '{}': '{}' is not an event number (1, 2, ...); expects "
+                      "a comma-separated list such as '3,17,200'",
+                      param, text, t));
+    }
+    out.push_back(v);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+void set_run_seed(uint64_t seed) {
+  g_run_seed = seed;
+}
+uint64_t run_seed() {
+  return g_run_seed;
+}
+
+uint64_t stream_seed(const std::string& name) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the name, then mixed with the run's seed
+  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  return splitmix64(h ^ splitmix64(g_run_seed));
+}
+
+FaultInjector::FaultInjector(const ParamScope& scope, const std::string& what,
+                             const std::string& desc, const std::string& event, double max_rate,
+                             const std::string& stream) {
+  rate_ =
+      scope.real(what + "_rate", 0, "", fmt::format("{}: probability per {} (0: off)", desc, event),
+                 Range::between(0, max_rate));
+  const std::string at = scope.text(
+      what + "_at", "",
+      fmt::format("{}: numbers of the {}s to hit, counted from 1 (e.g. '3,17'; empty: none)", desc,
+                  event));
+  if (!at.empty()) at_ = parse_numbers(at, scope.name(what + "_at"));
+  rng_.seed(stream_seed(scope.name(what) + (stream.empty() ? "" : "." + stream)));
+}
+
+bool FaultInjector::draw() {
+  ++events_;
+  bool listed = false;
+  if (next_at_ < at_.size() && at_[next_at_] == events_) {
+    ++next_at_;
+    listed = true;
+  }
+  // The rate's draw happens for every event, listed or not, so listing a number does not
+  // shift which later events the rate hits.
+  const bool drawn = rate_ > 0 && uniform_(rng_) < rate_;
+  return listed || drawn;
+}
+
+}  // namespace hs

@@ -1,0 +1,57 @@
+// Fault injection for one stream of events of one component (TLPs on a PCIe direction, packets
+// on a torus link, frames on an Ethernet link): which events are hit, by rate or by number.
+//
+// Rules it keeps:
+// - Off by default: with rate 0 and no numbers listed, hit() is false and costs one compare.
+// - Deterministic: the random stream is seeded from the run's seed and the component's name,
+//   so a run is the same for a given --seed whatever other components draw.
+// - Events are numbered from 1 in the order hit() is asked; a listed number is hit exactly
+//   once, whatever the rate.
+// Parameters, under the component's scope: `<what>_rate` (probability per event, 0..1) and
+// `<what>_at` ("3,17,200": the numbers of events to hit). Bad lists are refused before the
+// run, naming the parameter.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace hs {
+
+class ParamScope;
+
+class FaultInjector {
+ public:
+  // Declares `<what>_rate` and `<what>_at` in `scope`; `event` names one event in descriptions
+  // ("TLP", "packet"). `stream` tells apart the streams of one component ("down", "up").
+  // `max_rate` bounds the rate where a hit event is retried until it passes (a link that
+  // corrupts everything would never deliver).
+  FaultInjector(const ParamScope& scope, const std::string& what, const std::string& desc,
+                const std::string& event, double max_rate = 1.0, const std::string& stream = "");
+
+  bool enabled() const { return rate_ > 0 || !at_.empty(); }
+  // Whether the next event is hit.
+  bool hit() {
+    if (!enabled()) return false;
+    return draw();
+  }
+  uint64_t events() const { return events_; }
+
+ private:
+  bool draw();
+  double rate_ = 0;
+  std::vector<uint64_t> at_;  // sorted, distinct
+  size_t next_at_ = 0;
+  uint64_t events_ = 0;
+  std::mt19937_64 rng_;
+  std::uniform_real_distribution<double> uniform_{0.0, 1.0};
+};
+
+// The run's seed (--seed), from which every component's random streams derive. Set by the
+// runner before the model is built; 1 unless set.
+void set_run_seed(uint64_t seed);
+uint64_t run_seed();
+// A seed for the random stream named `name` (a component's path), derived from the run's seed.
+uint64_t stream_seed(const std::string& name);
+
+}  // namespace hs
