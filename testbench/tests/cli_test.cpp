@@ -295,7 +295,7 @@ TEST(Cli, AVcdNameWithoutTheVcdExtensionIsRefusedAndTheFileKept) {
   std::ofstream(notes) << "my notes\n";
   auto r = hybridsim("run default --quiet --vcd " + notes);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.output.find("--vcd: file name must end in .vcd, got '" + notes + "'"),
+  EXPECT_NE(r.output.find("--vcd: file name must end in .vcd or .fst, got '" + notes + "'"),
             std::string::npos)
       << r.output;
   EXPECT_EQ(hs::testing::file_text(notes), "my notes\n");
