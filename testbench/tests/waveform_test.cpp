@@ -299,3 +299,22 @@ TEST(Waveform, MergeInterleavesWritersAndNestsDottedNames) {
   EXPECT_EQ(signals[3].source, 1u);
   EXPECT_EQ(signals[3].depth, 1);
 }
+
+TEST(Waveform, AFailedConversionLeavesTheOldFileAndNothingElse) {
+  const std::string dir = tmp("failing");
+  fs::create_directories(dir + "/bin");
+  const std::string tool = dir + "/bin/vcd2fst", fst = dir + "/old.fst";
+  std::ofstream(tool) << "#!/bin/sh\necho 'cannot convert' >&2\nexit 1\n";
+  fs::permissions(tool, fs::perms::owner_all);
+  std::ofstream(fst) << "precious\n";
+  auto r = hs::testing::run_shell("env PATH=" + dir + "/bin:$PATH " + hs::testing::hybridsim_bin() +
+                                  " run default --quiet --vcd " + fst + " 2>&1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--vcd: cannot write '" + fst + "': vcd2fst failed: cannot convert"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(file_text(fst), "precious\n");
+  std::set<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir)) left.insert(e.path().filename().string());
+  EXPECT_EQ(left, (std::set<std::string>{"bin", "old.fst"}));
+}

@@ -189,7 +189,8 @@ void SignalTrace::close_kernel_file() {
 void SignalTrace::close() {
   if (!output_) return;
   // The kernel's writer keeps its stream to itself, so its write errors cannot be seen here;
-  // an output it never managed to create is.
+  // an output it never managed to create is. (Choices of what to trace stay until the next
+  // open(): nothing is traced meanwhile.)
   close_kernel_file();
   finish_parts();
   const auto output = std::move(output_);
@@ -222,8 +223,6 @@ void SignalTrace::close() {
     }
   }
   write_side_files(shown);
-  hidden_.clear();
-  enums_.clear();
 }
 
 void SignalTrace::write_side_files(const std::vector<const VcdSignal*>& signals) {
