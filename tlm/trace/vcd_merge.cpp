@@ -87,6 +87,7 @@ uint64_t timescale_ps(const std::string& text, const Words& in) {
   if (digits.empty() || u == units.end()) {
     in.fail(fmt::format("timescale '{}' is not a whole number of picoseconds", text));
   }
+  if (digits.size() > 6) in.fail(fmt::format("timescale '{}' is too large", text));
   return std::stoull(digits) * u->second;
 }
 
@@ -180,7 +181,7 @@ class Reader {
     while (in_.next(w)) {
       if (w[0] == '#') {
         const uint64_t was = mark_;
-        mark_ = std::stoull(w.substr(1)) * scale_;
+        mark_ = time_of(w) * scale_;
         if (!changes.empty()) {
           time = was;
           return true;
@@ -259,6 +260,18 @@ class Reader {
     signals.push_back(s);
     firsts.emplace_back();
     scope->vars.push_back(std::move(v));
+  }
+
+  uint64_t time_of(const std::string& mark) const {
+    uint64_t t = 0;
+    if (mark.size() < 2 || mark.size() > 20) in_.fail(fmt::format("bad time '{}'", mark));
+    for (size_t i = 1; i < mark.size(); ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(mark[i]))) {
+        in_.fail(fmt::format("bad time '{}'", mark));
+      }
+      t = t * 10 + static_cast<uint64_t>(mark[i] - '0');
+    }
+    return t;
   }
 
   const VcdSource& src_;
