@@ -117,7 +117,7 @@ class Block final : public VerilatedCounterBlock {
     // Its pins (two scopes down: the block's name, then the top module) go into the save file.
     trace_path_ = SignalTrace::instance().add_part([this] { close_trace(); }, 2);
     vcd_->open(trace_path_.c_str());
-    if (!vcd_->isOpen()) throw InputError("cannot write RTL waveform file " + trace_path_);
+    if (!vcd_->isOpen()) throw InputError("--vcd: cannot write the RTL waveform " + trace_path_);
     half_period_ = half_period_ps;
   }
   void close_trace() override {
