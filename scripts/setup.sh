@@ -12,7 +12,7 @@ rest_packages=(
   libgtest-dev googletest libbenchmark-dev  # the test suites
   python3
   gnuplot-nox                               # hybridsim plot, the README's figures
-  gtkwave                                   # vcd2fst and the waveform viewer
+  gtkwave                                   # vcd2fst (--vcd FILE.fst), fst2vcd, the viewer
   slurm-wlm slurm-client munge              # the Slurm sweep backend and its end-to-end test
 )
 case "${1:-all}" in

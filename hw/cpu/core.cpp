@@ -42,7 +42,9 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
       p.integer("access_cycles", 1, "cycles", "cycles to issue a load, store or register access",
                 Range::between(0, 1000)));
   txn_.ext.initiator_id = index_;
-  SignalTrace::instance().add(state_, std::string(this->name()) + ".state");
+  static const WaveEnum kStateNames{
+      "core_state", {{0, "idle"}, {1, "compute"}, {2, "mem_stall"}, {3, "wait_irq"}, {4, "done"}}};
+  SignalTrace::instance().add(state_, std::string(this->name()) + ".state", kStateNames);
 }
 
 // Only cores with firmware get a thread: a large machine's idle cores cost no process (and

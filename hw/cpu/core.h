@@ -23,7 +23,7 @@ class Core : public sc_core::sc_module, public fw::Hal {
  public:
   tlm_utils::simple_initiator_socket<Core> bus;
 
-  // Activity levels shown on the core's VCD signal.
+  // Activity levels shown on the core's waveform signal, by name (core.cpp names them).
   enum class State : int { Idle = 0, Compute = 1, MemoryStall = 2, WaitIrq = 3, Done = 4 };
 
   SC_HAS_PROCESS(Core);

@@ -1,6 +1,6 @@
 // The statistics of one counter bank's port, reported under `<module>.<bank>` (the module
-// being built when the bank is, so `torus.n0.dma.inj_counters`): the requests it took and how
-// many slipped behind a busy edge, and the register accesses that waited for one, with the
+// being built when the bank is, so `torus.x0y0z0.dma.inj_counters`): the requests it took and
+// how many slipped behind a busy edge, and the register accesses that waited for one, with the
 // DMA-clock cycles they waited. Both bank implementations register the same set, so C++ and RTL
 // runs report identical statistics.
 #pragma once

@@ -7,6 +7,7 @@
 #include "hw/rtl_cosim/pin.h"
 #include "hw/rtl_cosim/verilated_eval.h"
 #include "tlm/common/errors.h"
+#include "tlm/trace/signal_trace.h"
 #include "verilated_vcd_c.h"
 
 template struct hs::rtl::GrantEval<Vdma_counter_bank_inj, &Vdma_counter_bank_inj::eval>;
@@ -109,17 +110,21 @@ class Block final : public VerilatedCounterBlock {
     return v;
   }
 
-  void open_trace(const std::string& path, uint64_t half_period_ps) override {
+  void open_trace(uint64_t half_period_ps) override {
     Verilated::traceEverOn(true);
     vcd_ = std::make_unique<VerilatedVcdC>();
     model_.trace(vcd_.get(), 99);
-    vcd_->open(path.c_str());
-    if (!vcd_->isOpen()) throw InputError("cannot write RTL waveform file " + path);
+    // Its pins (two scopes down: the block's name, then the top module) go into the save file.
+    trace_path_ = SignalTrace::instance().add_part([this] { close_trace(); }, 2);
+    vcd_->open(trace_path_.c_str());
+    if (!vcd_->isOpen()) throw InputError("--vcd: cannot write the RTL waveform " + trace_path_);
     half_period_ = half_period_ps;
   }
   void close_trace() override {
-    if (vcd_) vcd_->close();
+    if (!vcd_) return;
+    vcd_->close();
     vcd_.reset();
+    SignalTrace::instance().part_finished(trace_path_);
   }
   uint64_t evaluations() const override { return evaluations_; }
 
@@ -144,11 +149,21 @@ class Block final : public VerilatedCounterBlock {
   void clock_edge(uint64_t time_ps) {
     clk_.set(false);
     eval();
-    if (vcd_) vcd_->dump(std::max(last_time_, time_ps > half_period_ ? time_ps - half_period_ : 0));
+    // At time zero the clock's low half would share the rising edge's time: only the edge shows.
+    if (time_ps > half_period_) dump(time_ps - half_period_);
     clk_.set(true);
     eval();
-    if (vcd_) vcd_->dump(time_ps);
+    dump(time_ps);
     last_time_ = std::max(last_time_, time_ps);
+  }
+  // Verilator keeps one sample per time (it warns of, and drops, a second one): an edge at
+  // the time of the last sample (edges at time zero: reset, then the first request) shows
+  // only its result.
+  void dump(uint64_t time_ps) {
+    if (!vcd_ || (dumped_ && time_ps <= last_dump_)) return;
+    vcd_->dump(time_ps);
+    dumped_ = true;
+    last_dump_ = time_ps;
   }
 
   BankShape shape_;
@@ -157,7 +172,9 @@ class Block final : public VerilatedCounterBlock {
   rtl::Pin<uint64_t> reg_wdata_, dec_ctl_, dec_addr_, rd_data_, lk_value_base_;
   Model model_;
   std::unique_ptr<VerilatedVcdC> vcd_;
-  uint64_t half_period_ = 0, last_time_ = 0, evaluations_ = 0;
+  std::string trace_path_;
+  bool dumped_ = false;
+  uint64_t half_period_ = 0, last_time_ = 0, last_dump_ = 0, evaluations_ = 0;
   CounterOutputs out_;
 };
 

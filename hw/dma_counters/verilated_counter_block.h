@@ -24,8 +24,9 @@ class VerilatedCounterBlock : public CounterBlock {
  public:
   // Must be called during elaboration (the Verilated model is an sc_module named `name`).
   static std::unique_ptr<VerilatedCounterBlock> create(const char* name, bool reception);
-  // Dumps the block's signals to a VCD file from now on; call after elaboration.
-  virtual void open_trace(const std::string& path, uint64_t half_period_ps) = 0;
+  // Dumps the block's signals, every port and register, into the waveform (SignalTrace, which
+  // must be open) from now on, under the block's name; call after elaboration.
+  virtual void open_trace(uint64_t half_period_ps) = 0;
   virtual void close_trace() = 0;
   virtual uint64_t evaluations() const = 0;
 };

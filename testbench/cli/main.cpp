@@ -1,5 +1,5 @@
 // hybridsim: the command-line front end.
-//   hybridsim run SCENARIO [--set k=v]... [--seed N] [--report F.json] [--vcd F.vcd]
+//   hybridsim run SCENARIO [--set k=v]... [--seed N] [--report F.json] [--vcd F.vcd|F.fst]
 //                          [--trace F.json] [--quiet]
 //   hybridsim params [SCENARIO]       hybridsim stats [SCENARIO]
 //   hybridsim sweep SWEEP.json [--jobs N] [--out DIR] [--backend local|slurm] ...
@@ -172,7 +172,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace-limit", ro.trace_limit,
                   "stop tracing (with a warning; the run goes on) once the trace reaches this "
                   "size (default 2GiB)");
-  run->add_option("--vcd", ro.vcd_path, "write signal traces (VCD, open with GTKWave)");
+  run->add_option("--vcd", ro.vcd_path,
+                  "write a waveform, FILE.vcd or FILE.fst (needs vcd2fst), with FILE.gtkw beside "
+                  "it: gtkwave FILE.gtkw");
   run->add_option("--trace", ro.trace_path,
                   "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev)");
   run->add_flag("--quiet", ro.quiet, "print nothing but errors");

@@ -295,7 +295,7 @@ TEST(Cli, AVcdNameWithoutTheVcdExtensionIsRefusedAndTheFileKept) {
   std::ofstream(notes) << "my notes\n";
   auto r = hybridsim("run default --quiet --vcd " + notes);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.output.find("--vcd: file name must end in .vcd, got '" + notes + "'"),
+  EXPECT_NE(r.output.find("--vcd: file name must end in .vcd or .fst, got '" + notes + "'"),
             std::string::npos)
       << r.output;
   EXPECT_EQ(hs::testing::file_text(notes), "my notes\n");
@@ -375,7 +375,9 @@ TEST(Cli, AnInterruptedRunWritesAMarkedReportValidTracesAndExits130) {
     for (const auto& e : t["traceEvents"]) spans += e["ph"] == "X" ? 1 : 0;
     EXPECT_GT(spans, 0u);
     EXPECT_NE(hs::testing::file_text(vcd).find("$enddefinitions"), std::string::npos);
-    EXPECT_EQ(names_in(dir), (std::set<std::string>{"r.json", "t.json", "v.vcd"}));
+    // The waveform's GTKWave files beside it, and no temporary file left.
+    EXPECT_EQ(names_in(dir),
+              (std::set<std::string>{"r.json", "t.json", "v.vcd", "v.gtkw", "v.core_state.txt"}));
   }
 }
 

@@ -224,7 +224,7 @@ TEST_P(SplitTransfer, SendCounterStartsAtSizeDecrementsByPayloadHitsZeroOnce) {
 
 TEST_P(SplitTransfer, DirectPutMakesNoReceptionFifoEntry) {
   SplitRun r(GetParam(), {});
-  const StatGroup* b = StatsRegistry::instance().find("torus.n2.dma");
+  const StatGroup* b = StatsRegistry::instance().find("torus.x2y0z0.dma");
   ASSERT_NE(b, nullptr);
   const auto j = b->to_json(sc_core::sc_time_stamp());
   // B received A's RTS and memory-FIFO packets as entries, the direct puts only as writes.

@@ -55,11 +55,6 @@ DmaConfig DmaConfig::declare(const std::string& prefix) {
                "counter banks: tlm = the C++ model; rtl = rtl/dma_counter_bank.sv verilated and "
                "co-simulated on the DMA clock (same results, slower)",
                {"tlm", "rtl"}) == "rtl";
-  c.rtl_trace_nodes = static_cast<int>(
-      p.integer("rtl_trace_nodes", c.rtl_trace_nodes, "nodes",
-                "with counters=rtl and --vcd, nodes 0..N-1 dump their RTL counter banks' "
-                "waveforms next to the VCD file",
-                Range::between(0, 64)));
   if (c.rtl_counters) {
     counters::check_rtl_matches(prefix, c.injection_bank, c.counter_timing);
     counters::check_rtl_matches(prefix, c.reception_bank, c.counter_timing);
@@ -67,32 +62,22 @@ DmaConfig DmaConfig::declare(const std::string& prefix) {
   return c;
 }
 
-namespace {
-// run.vcd -> run.<bank>.vcd: the RTL waveforms sit next to the SystemC VCD.
-std::string rtl_trace_path(const std::string& vcd, const std::string& bank) {
-  const std::string stem = vcd.size() > 4 && vcd.compare(vcd.size() - 4, 4, ".vcd") == 0
-                               ? vcd.substr(0, vcd.size() - 4)
-                               : vcd;
-  return stem + "." + bank + ".vcd";
-}
-}  // namespace
-
 std::unique_ptr<counters::CounterBank> TorusDma::make_counters(const char* what,
                                                                const counters::BankShape& shape) {
   if (!cfg_.rtl_counters) {
     return std::make_unique<counters::CounterBankModel>(what, shape, clock_, cfg_.counter_timing);
   }
   auto block = counters::VerilatedCounterBlock::create(what, shape.reception);
-  if (node_ < cfg_.rtl_trace_nodes && SignalTrace::instance().enabled()) {
-    rtl_traces_.push_back({block.get(), rtl_trace_path(SignalTrace::instance().path(),
-                                                       std::string(name()) + "." + what)});
+  // Nodes not chosen for the waveform (torus.trace_nodes) are hidden from it.
+  if (SignalTrace::instance().traces(std::string(name()) + "." + what)) {
+    rtl_traces_.push_back(block.get());
   }
   return std::make_unique<counters::CounterBlockAdapter>(what, std::move(block), clock_,
                                                          cfg_.counter_timing);
 }
 
 void TorusDma::start_of_simulation() {
-  for (auto& t : rtl_traces_) t.block->open_trace(t.path, clock_.period().value() / 2);
+  for (auto* block : rtl_traces_) block->open_trace(clock_.period().value() / 2);
 }
 
 TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network,

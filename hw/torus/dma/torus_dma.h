@@ -41,7 +41,6 @@ struct DmaConfig {
   counters::BankShape reception_bank{4, 64, true};
   counters::CounterTiming counter_timing;
   bool rtl_counters = false;  // the Verilated RTL counter banks instead of the C++ model
-  int rtl_trace_nodes = 4;    // with --vcd, nodes below this dump their RTL banks' waveforms
 
   // Declares every parameter under `prefix` (e.g. torus.node.dma).
   static DmaConfig declare(const std::string& prefix);
@@ -135,10 +134,6 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
     uint32_t writing = 0;   // of those, being written to memory
   };
 
-  struct RtlTrace {
-    counters::VerilatedCounterBlock* block;
-    std::string path;
-  };
   std::unique_ptr<counters::CounterBank> make_counters(const char* what,
                                                        const counters::BankShape& shape);
   void start_of_simulation() override;
@@ -176,7 +171,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   DmaConfig cfg_;
   Clock clock_;
   std::function<void(unsigned)> raise_irq_;
-  std::vector<RtlTrace> rtl_traces_;
+  std::vector<counters::VerilatedCounterBlock*> rtl_traces_;  // RTL banks in the waveform
   std::unique_ptr<counters::CounterBank> inj_counters_, rec_counters_;
   std::vector<InjFifo> inj_;
   std::vector<RecFifo> rec_;

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "hw/torus/node/trace_selection.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/trace/signal_trace.h"
 
 namespace hs::torus {
 
@@ -23,6 +25,13 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
       "aggregates are always reported)",
       Range::between(0, 1 << 20));
   network = std::make_unique<TorusNetwork>("network", net_cfg);
+  const TraceSelection traced(
+      prefix + ".trace_nodes",
+      ParamScope(prefix).text(
+          "trace_nodes", "*,0,0",
+          "nodes whose signals the waveform (--vcd) shows: x,y,z separated by ';', each "
+          "coordinate a number, a range such as 0-3, or *; 'all' or 'none'"),
+      network->shape());
   const int n = net_cfg.nodes();
   StatsRegistry::instance().set_detached(n > stats_limit);
   for (int i = 0; i < kTeardownSlots; ++i) {
@@ -31,9 +40,11 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
   }
   nodes.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
-    const std::string node_name = fmt::format("n{}", i);
-    SharedParams shared(prefix + "." + node_name, prefix + ".node");
-    nodes.push_back(std::make_unique<ComputeNode>(node_name.c_str(), i, *network, dma_cfg));
+    const Coord c = network->shape().coord(i);
+    const std::string node = node_name(c);
+    if (!traced.contains(c)) SignalTrace::instance().hide(prefix + "." + node);
+    SharedParams shared(prefix + "." + node, prefix + ".node");
+    nodes.push_back(std::make_unique<ComputeNode>(node.c_str(), i, *network, dma_cfg));
   }
   StatsRegistry::instance().set_detached(false);
 

@@ -1,5 +1,7 @@
 // The torus machine: X x Y x Z compute nodes and the network that joins them, assembled from
-// parameters under `torus.` (network: torus.network.*, every node: torus.node.*).
+// parameters under `torus.` (network: torus.network.*, every node: torus.node.*). Nodes are
+// named by their coordinates, x<X>y<Y>z<Z> (node_name): torus.x1y0z2.dma.clock sets one node's
+// parameter, and its signals sit under torus.x1y0z2 in the waveform.
 #pragma once
 #include <memory>
 #include <systemc>
