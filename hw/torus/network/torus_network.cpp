@@ -470,6 +470,7 @@ void TorusNetwork::arbitrate(int node, int out) {
       nh = static_cast<int>(std::remove_if(high.begin(), high.begin() + nh, held) - high.begin());
     }
     if (nn + nh == 0) {
+      if (fault_overrun_ && overrun(node, out)) continue;
       ++token_waits_;
       return;  // a credit on this output posts the next arbitration
     }
@@ -504,6 +505,21 @@ void TorusNetwork::arbitrate(int node, int out) {
       return;
     }
   }
+}
+
+bool TorusNetwork::overrun(int node, int out) {
+  for (uint64_t m = requesters_[static_cast<size_t>(node) * kOutputs + out]; m; m &= m - 1) {
+    const int slot = __builtin_ctzll(m);
+    const Packet& p = *slot_fifo(node, slot).front();
+    const int vc = p.vc_class == VcClass::HighPriority ? high_vc_ : 0;
+    if (requests_[static_cast<size_t>(node) * slots_ + slot].escape == out &&
+        tokens(node, out, vc) < p.chunks) {
+      fault_overrun_ = false;
+      grant(node, slot, out, vc);
+      return true;
+    }
+  }
+  return false;
 }
 
 void TorusNetwork::arbitrate_reception(int node) {
@@ -562,8 +578,10 @@ void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_
   }
   // The buffer belongs to the upstream router's output in the packet's travel direction.
   const int upstream = shape_.neighbour(node, opposite(p.prev_dir));
+  const uint8_t chunks = static_cast<uint8_t>(p.chunks - (fault_leak_token_ ? 1 : 0));
+  fault_leak_token_ = false;
   heap_.post(sc_core::sc_time::from_value(at + credit_ps_),
-             Action{Op::Credit, p.prev_dir, p.vc, p.chunks, upstream, nullptr});
+             Action{Op::Credit, p.prev_dir, p.vc, chunks, upstream, nullptr});
 }
 
 void TorusNetwork::grant(int node, int slot, int dir, int vc) {

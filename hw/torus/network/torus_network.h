@@ -89,6 +89,12 @@ class TorusNetwork : public sc_core::sc_module {
   // the next packet reaching a router past its source is ejected there.
   void fault_misroute_next_packet() { fault_misroute_ = true; }
   void fault_eject_next_packet_early() { fault_eject_early_ = true; }
+  // Test-only faults in the buffer-token accounting, so tests can prove the token checks fire:
+  // the next token return from a link input is one chunk short (that chunk never comes back);
+  // the next packet an output finds short of escape (or high-priority) VC tokens is sent anyway,
+  // overrunning the downstream buffer.
+  void fault_leak_next_token() { fault_leak_token_ = true; }
+  void fault_overrun_next_blocked_packet() { fault_overrun_ = true; }
 
   uint64_t delivered() const { return delivered_.value; }
   uint64_t packet_hops() const { return hops_.value; }
@@ -172,6 +178,8 @@ class TorusNetwork : public sc_core::sc_module {
                    bool& blocked_entering) const;
   bool has_dynamic_tokens(int node, const Packet& p, const Request& r) const;
   void grant(int node, int slot, int dir, int vc);
+  // The overrun fault: grants a requester of `out` short of escape tokens; false if none is.
+  bool overrun(int node, int out);
   void withdraw(int node, int slot);
   void note_wait(int node, int slot);  // the granted head's wait at this router, for the max
   // The packet's tail leaves input `in_slot` of `node` at `at`: return its buffer tokens.
@@ -220,6 +228,7 @@ class TorusNetwork : public sc_core::sc_module {
   EventHeap<Action> heap_;
   HopObserver hop_observer_;
   bool fault_misroute_ = false, fault_eject_early_ = false;
+  bool fault_leak_token_ = false, fault_overrun_ = false;
   uint64_t next_id_ = 0;
 
   StatGroup stats_;

@@ -59,8 +59,10 @@ HYBRIDSIM_WORKLOAD(torus_traffic, TorusModel,
   auto* net = m.machine.network.get();
   m.results = [gen, net, cfg, pattern] {
     const double bound = net->config().bisection_bound_per_node();
-    // A clean stop (sim.stop_at) leaves packets, and their tokens, in the network.
-    const bool drained = !CheckRegistry::instance().stopped_with_work_left();
+    // A clean stop (sim.stop_at), or a run stopped by an earlier violation, leaves packets, and
+    // their tokens, in the network.
+    const bool drained =
+        !CheckRegistry::instance().stopped_with_work_left() && CheckRegistry::instance().ok();
     if (net->in_flight() != 0 && drained) {
       std::string stuck;
       for (const std::string& s : net->undelivered(8)) stuck += "; " + s;
