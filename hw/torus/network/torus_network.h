@@ -18,7 +18,11 @@
 // reception port) the endpoint makes room. A blocked packet costs nothing until then.
 //
 // All routers share one event heap (see tlm/timing/event_heap.h), so a 4096-node machine costs
-// no more SystemC processes than a 2-node one.
+// no more SystemC processes than a 2-node one. A token return is an event only if it can wake
+// its output: one with requesters and no wake-up posted, i.e. whose last arbitration found no
+// tokens (the only way an output comes to wait on them). Otherwise it waits in a per-node list
+// and is added when that node next arbitrates, or posted if its output starts waiting first. It
+// keeps its place in the event order either way: timing is that of one event per return.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -125,7 +129,7 @@ class TorusNetwork : public sc_core::sc_module {
     Arbitrate,
     Timer
   };
-  struct Action {
+  struct Action {  // 16 bytes: the heap moves many
     Op op;
     int8_t a;  // direction, output or queue
     int8_t vc;
@@ -135,15 +139,16 @@ class TorusNetwork : public sc_core::sc_module {
   };
   // Where a waiting packet sits: a link input (travel direction x VC) or an injection FIFO.
   struct Fifo {
-    std::vector<Packet*> ring;
+    std::vector<Packet*> ring;  // a power of two long: indices wrap with a mask
     uint32_t head = 0, count = 0;
     Packet* front() const { return count ? ring[head] : nullptr; }
-    Packet* at(uint32_t i) const { return ring[(head + i) % ring.size()]; }
+    Packet* at(uint32_t i) const { return ring[(head + i) & mask()]; }
     void push(Packet* p);
     void pop() {
-      head = (head + 1) % static_cast<uint32_t>(ring.size());
+      head = (head + 1) & mask();
       --count;
     }
+    uint32_t mask() const { return static_cast<uint32_t>(ring.size()) - 1; }
   };
   // What the head packet of an input asks for.
   struct Request {
@@ -167,7 +172,8 @@ class TorusNetwork : public sc_core::sc_module {
   void request(int node, int slot);
   // Input `slot` has a new head: request now, or once an injection FIFO has all of it.
   void next_head(int node, int slot);
-  void post_arbitrate(int node, int out);
+  // True if the output is busy (a wake-up is posted instead).
+  bool post_arbitrate(int node, int out);
   // Makes sure `out` arbitrates again when its link (or reception port) frees.
   void wake_when_free(int node, int out, uint64_t free_ps);
   void arbitrate(int node, int out);
@@ -184,6 +190,11 @@ class TorusNetwork : public sc_core::sc_module {
   void note_wait(int node, int slot);  // the granted head's wait at this router, for the max
   // The packet's tail leaves input `in_slot` of `node` at `at`: return its buffer tokens.
   void release_input(int node, const Packet& p, int in_slot, uint64_t at);
+  // Output `out` of `node` waits for tokens (or, at time `at` only, frees): post its token
+  // returns still to land (landing at `at`).
+  void post_lazy_credits(int node, int out, uint64_t at = 0);
+  // Adds the token returns of `node` that have landed (before it reads its tokens).
+  void settle_credits(int node);
   int16_t& tokens(int node, int dir, int vc) { return tokens_[(node * kDirs + dir) * vcs_ + vc]; }
   int16_t tokens(int node, int dir, int vc) const {
     return tokens_[(node * kDirs + dir) * vcs_ + vc];
@@ -214,6 +225,12 @@ class TorusNetwork : public sc_core::sc_module {
   std::vector<uint32_t> inj_held_;      // packets in each injection FIFO until their tail leaves
   std::vector<uint64_t> fill_done_ps_;  // each injection FIFO's write port is busy until
   std::vector<int16_t> tokens_;
+  struct LazyCredit {  // a token return not (yet) posted as an event
+    uint64_t at, seq;  // when it lands and its place in the event order
+    int8_t dir, vc;
+    uint8_t chunks;
+  };
+  std::vector<std::vector<LazyCredit>> lazy_credits_;  // per node, unordered
   int min_tokens_;
   uint64_t max_transit_wait_ps_ = 0, max_injection_wait_ps_ = 0;
   // Per output (node * kOutputs + out): when it frees (links: link_free_ps_), its requesters
