@@ -1,7 +1,8 @@
 // Many small timed actions handled by one method process: a network of thousands of routers
 // posts each packet hop, credit return and arbitration retry here instead of creating a
 // SystemC event per router. Actions at equal times run in the order they were posted, so
-// runs are deterministic. The heap costs O(log n) per action and no thread switches; actions
+// runs are deterministic. The heap (4-ary: half the depth of a binary one, and the children it
+// compares sit side by side in memory) costs O(log n) per action and no thread switches; actions
 // posted for the current instant while it is being handled skip the heap (a FIFO keeps their
 // order, which is the heap's: they come after everything already due).
 //
@@ -14,7 +15,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <systemc>
 // sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
 #include <sysc/kernel/sc_dynamic_processes.h>
@@ -67,12 +67,42 @@ class EventHeap {
   struct Entry {
     uint64_t at, seq;
     Action action;
-    bool operator>(const Entry& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+    bool before(const Entry& o) const { return at != o.at ? at < o.at : seq < o.seq; }
   };
+  static constexpr size_t kArity = 4;
 
   void push(const Entry& e) {
-    heap_.push(e);
+    size_t i = heap_.size();
+    heap_.push_back(e);
+    while (i > 0) {
+      const size_t parent = (i - 1) / kArity;
+      if (!e.before(heap_[parent])) break;
+      heap_[i] = heap_[parent];
+      i = parent;
+    }
+    heap_[i] = e;
     if (!dispatching_ && e.at < wake_at_) wake(e.at);
+  }
+  Entry pop() {
+    const Entry top = heap_.front();
+    const Entry last = heap_.back();
+    heap_.pop_back();
+    const size_t n = heap_.size();
+    if (n == 0) return top;
+    size_t i = 0;
+    for (;;) {
+      const size_t first = kArity * i + 1;
+      if (first >= n) break;
+      size_t best = first;
+      for (size_t c = first + 1; c < std::min(first + kArity, n); ++c) {
+        if (heap_[c].before(heap_[best])) best = c;
+      }
+      if (!heap_[best].before(last)) break;
+      heap_[i] = heap_[best];
+      i = best;
+    }
+    heap_[i] = last;
+    return top;
   }
   void wake(uint64_t at) {
     wake_at_ = at;
@@ -91,10 +121,8 @@ class EventHeap {
     dispatching_ = true;
     for (;;) {
       // Everything already due was posted before the FIFO's actions: it runs first.
-      if (!heap_.empty() && heap_.top().at <= now_) {
-        const Entry e = heap_.top();
-        heap_.pop();
-        run(e);
+      if (!heap_.empty() && heap_.front().at <= now_) {
+        run(pop());
       } else if (now_head_ < now_queue_.size()) {
         const Entry e = now_queue_[now_head_++];
         run(e);
@@ -107,14 +135,14 @@ class EventHeap {
     dispatching_ = false;
     wake_at_ = UINT64_MAX;
     if (!heap_.empty()) {
-      wake(heap_.top().at);
+      wake(heap_.front().at);
     } else if (horizon_ > now_) {
       wake(horizon_);
     }
   }
 
   Handler handler_;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+  std::vector<Entry> heap_;       // a 4-ary min-heap on (at, seq)
   std::vector<Entry> now_queue_;  // actions posted for the instant being handled
   size_t now_head_ = 0;
   sc_core::sc_event wake_;
