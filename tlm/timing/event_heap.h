@@ -39,8 +39,8 @@ class EventHeap {
   }
 
   // Runs `a` at absolute time `at` (>= now).
-  void post(const sc_core::sc_time& at, const Action& a) {
-    const uint64_t t = at.value();
+  void post(const sc_core::sc_time& at, const Action& a) { post(at.value(), a); }
+  void post(uint64_t t, const Action& a) {
     if (dispatching_ && t == now_) {
       now_queue_.push_back(Entry{t, seq_++, a});
       return;

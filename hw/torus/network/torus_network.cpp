@@ -191,7 +191,7 @@ int64_t TorusNetwork::tokens_outstanding() const {
   for (int16_t t : tokens_) lent += static_cast<int64_t>(cfg_.vc_buffer_chunks) - t;
   const uint64_t now = hs::now().value();
   for (const auto& node : lazy_credits_) {
-    for (const LazyCredit& c : node) lent -= c.at <= now ? c.chunks : 0;
+    for (const LazyCredit& c : node.list) lent -= c.at <= now ? c.chunks : 0;
   }
   return lent;
 }
@@ -341,11 +341,17 @@ void TorusNetwork::request(int node, int slot) {
 }
 
 void TorusNetwork::post_lazy_credits(int node, int out, uint64_t at) {
-  auto& list = lazy_credits_[node];
+  LazyCredits& lc = lazy_credits_[node];
+  if (!(lc.dirs >> out & 1)) return;
+  auto& list = lc.list;
+  lc.earliest = kNever;
+  lc.dirs = 0;
   for (size_t i = 0; i < list.size();) {
     const LazyCredit c = list[i];
     // One that has landed had nothing to wake: it is settled when the node arbitrates.
     if (c.dir != out || heap_.passed(c.at, c.seq) || (at && c.at != at)) {
+      lc.earliest = std::min(lc.earliest, c.at);
+      lc.dirs = static_cast<uint8_t>(lc.dirs | 1u << c.dir);
       ++i;
       continue;
     }
@@ -356,10 +362,16 @@ void TorusNetwork::post_lazy_credits(int node, int out, uint64_t at) {
 }
 
 void TorusNetwork::settle_credits(int node) {
-  auto& list = lazy_credits_[node];
+  LazyCredits& lc = lazy_credits_[node];
+  if (lc.earliest > hs::now().value()) return;
+  auto& list = lc.list;
+  lc.earliest = kNever;
+  lc.dirs = 0;
   for (size_t i = 0; i < list.size();) {
     const LazyCredit c = list[i];
     if (!heap_.passed(c.at, c.seq)) {
+      lc.earliest = std::min(lc.earliest, c.at);
+      lc.dirs = static_cast<uint8_t>(lc.dirs | 1u << c.dir);
       ++i;
       continue;
     }
@@ -399,7 +411,7 @@ bool TorusNetwork::post_arbitrate(int node, int out) {
     return true;
   }
   if (pending == 0) {
-    heap_.post(sc_core::sc_time::from_value(now), Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
+    heap_.post(now, Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
   }
   pending = static_cast<uint8_t>(pending | 1u << out);
   return false;
@@ -411,9 +423,8 @@ void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
   posted = 1;
   // A return landing as the link frees, placed before this wake-up, would have asked for the
   // arbitration first (which orders nodes' arbitrations in that instant): keep it.
-  if (out != kReception && !lazy_credits_[node].empty()) post_lazy_credits(node, out, free_ps);
-  heap_.post(sc_core::sc_time::from_value(free_ps),
-             Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
+  if (out != kReception) post_lazy_credits(node, out, free_ps);
+  heap_.post(free_ps, Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
 }
 
 TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Request& r, int dir,
@@ -510,7 +521,7 @@ void TorusNetwork::arbitrate(int node, int out) {
     if (nn + nh == 0) {
       if (fault_overrun_ && overrun(node, out)) continue;
       ++token_waits_;
-      if (!lazy_credits_[node].empty()) post_lazy_credits(node, out);
+      post_lazy_credits(node, out);
       return;  // a credit on this output posts the next arbitration
     }
     const ArbRequest& won = nh ? high[arbiter_.pick(high.data(), nh, rr_[o])]
@@ -603,16 +614,15 @@ void TorusNetwork::arbitrate_reception(int node) {
     withdraw(node, slot);
     release_input(node, *p, slot, done);
     slot_fifo(node, slot).pop();
-    heap_.post(sc_core::sc_time::from_value(done), Action{Op::Deliver, 0, 0, 0, node, p});
+    heap_.post(done, Action{Op::Deliver, 0, 0, 0, node, p});
     next_head(node, slot);
   }
 }
 
 void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_t at) {
   if (in_slot >= kDirs * vcs_) {
-    heap_.post(sc_core::sc_time::from_value(at),
-               Action{Op::InjectionSlotFree, static_cast<int8_t>(in_slot - kDirs * vcs_), 0, 0,
-                      node, nullptr});
+    heap_.post(at, Action{Op::InjectionSlotFree, static_cast<int8_t>(in_slot - kDirs * vcs_), 0, 0,
+                          node, nullptr});
     return;
   }
   // The buffer belongs to the upstream router's output in the packet's travel direction.
@@ -624,7 +634,7 @@ void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_
   if (requesters_[o] && !wake_posted_[o]) {
     heap_.post_reserved(due, seq, Action{Op::Credit, p.prev_dir, p.vc, chunks, upstream, nullptr});
   } else {
-    lazy_credits_[upstream].push_back(LazyCredit{due, seq, p.prev_dir, p.vc, chunks});
+    lazy_credits_[upstream].add(LazyCredit{due, seq, p.prev_dir, p.vc, chunks});
     heap_.hold_until(due);  // the run still ends when the last token is back
   }
 }
@@ -663,7 +673,7 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
   const int next = shape_.neighbour(node, dir);
-  heap_.post(sc_core::sc_time::from_value(now + wire_ps_ + (next == p->dest ? 0 : router_ps_)),
+  heap_.post(now + wire_ps_ + (next == p->dest ? 0 : router_ps_),
              Action{Op::Arrive, 0, 0, 0, next, p});
   next_head(node, slot);
 }
@@ -672,7 +682,7 @@ void TorusNetwork::next_head(int node, int slot) {
   const Packet* p = slot_fifo(node, slot).front();
   if (!p) return;
   if (p->arrived_ps > hs::now().value()) {  // an injection FIFO's packet still being written
-    heap_.post(sc_core::sc_time::from_value(p->arrived_ps),
+    heap_.post(p->arrived_ps,
                Action{Op::Ready, static_cast<int8_t>(slot - kDirs * vcs_), 0, 0, node, nullptr});
   } else {
     request(node, slot);

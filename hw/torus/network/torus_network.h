@@ -24,6 +24,7 @@
 // and is added when that node next arbitrates, or posted if its output starts waiting first. It
 // keeps its place in the event order either way: timing is that of one event per return.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -230,7 +231,17 @@ class TorusNetwork : public sc_core::sc_module {
     int8_t dir, vc;
     uint8_t chunks;
   };
-  std::vector<std::vector<LazyCredit>> lazy_credits_;  // per node, unordered
+  struct LazyCredits {  // a node's, unordered; what they cover, to skip them cheaply
+    std::vector<LazyCredit> list;
+    uint64_t earliest = UINT64_MAX;  // no return lands before
+    uint8_t dirs = 0;                // bit d: a return for output d may be listed
+    void add(const LazyCredit& c) {
+      list.push_back(c);
+      earliest = std::min(earliest, c.at);
+      dirs = static_cast<uint8_t>(dirs | 1u << c.dir);
+    }
+  };
+  std::vector<LazyCredits> lazy_credits_;  // per node
   int min_tokens_;
   uint64_t max_transit_wait_ps_ = 0, max_injection_wait_ps_ = 0;
   // Per output (node * kOutputs + out): when it frees (links: link_free_ps_), its requesters
