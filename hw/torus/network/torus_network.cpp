@@ -611,6 +611,7 @@ void TorusNetwork::arbitrate_reception(int node) {
     // Cut-through: the tail arrives one serialisation after the head, however fast the port.
     const uint64_t done = std::max(now + rx_ps_[p->chunks], p->arrived_ps + ser_ps_[p->chunks]);
     note_wait(node, slot);
+    if (p->prev_dir < 0) p->launched_ps = now;
     withdraw(node, slot);
     release_input(node, *p, slot, done);
     slot_fifo(node, slot).pop();
@@ -668,6 +669,7 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   if (vc == 0) ++escape_hops_;
   ++p->hops;
   p->vc = static_cast<int8_t>(vc);
+  if (p->prev_dir < 0) p->launched_ps = now;
   p->prev_dir = static_cast<int8_t>(dir);
   p->escaped = p->escaped || vc == 0;
   // The head reaches the next router's output arbiters after the wire and, unless the packet

@@ -42,6 +42,7 @@ struct Packet {
   uint64_t id = 0;
   uint64_t created_ps = 0;   // when the source created it (latency includes source queueing)
   uint64_t injected_ps = 0;  // when it entered an injection FIFO (its age for arbitration)
+  uint64_t launched_ps = 0;  // when it left the injection FIFO (granted its first link)
   uint16_t hops = 0;
   // Router state: where the packet sits now.
   uint64_t arrived_ps = 0;  // its head reached the current router
