@@ -32,13 +32,13 @@ const char* kind_name(PacketKind k) {
 }
 
 void TorusNetwork::Fifo::push(Packet* p) {
-  if (count == ring.size()) {
-    std::vector<Packet*> bigger(std::max<size_t>(4, ring.size() * 2));
+  if (count == mask() + 1) {
+    std::vector<Packet*> bigger(2 * (mask() + 1));
     for (uint32_t i = 0; i < count; ++i) bigger[i] = at(i);
-    ring.swap(bigger);
+    big.swap(bigger);
     head = 0;
   }
-  ring[(head + count) & mask()] = p;
+  (big.empty() ? small : big.data())[(head + count) & mask()] = p;
   ++count;
 }
 

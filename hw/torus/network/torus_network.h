@@ -139,17 +139,21 @@ class TorusNetwork : public sc_core::sc_module {
     void* ptr;  // Packet* or NetworkTimer*
   };
   // Where a waiting packet sits: a link input (travel direction x VC) or an injection FIFO.
-  struct Fifo {
-    std::vector<Packet*> ring;  // a power of two long: indices wrap with a mask
+  // A ring of a power of two entries (indices wrap with a mask), the first four inline: a
+  // FIFO and the packets it holds mostly share one cache line.
+  struct alignas(64) Fifo {
+    Packet* small[4];
+    std::vector<Packet*> big;  // the ring once more than four wait
     uint32_t head = 0, count = 0;
-    Packet* front() const { return count ? ring[head] : nullptr; }
-    Packet* at(uint32_t i) const { return ring[(head + i) & mask()]; }
+    Packet* const* ring() const { return big.empty() ? small : big.data(); }
+    uint32_t mask() const { return big.empty() ? 3 : static_cast<uint32_t>(big.size()) - 1; }
+    Packet* front() const { return count ? ring()[head] : nullptr; }
+    Packet* at(uint32_t i) const { return ring()[(head + i) & mask()]; }
     void push(Packet* p);
     void pop() {
       head = (head + 1) & mask();
       --count;
     }
-    uint32_t mask() const { return static_cast<uint32_t>(ring.size()) - 1; }
   };
   // What the head packet of an input asks for.
   struct Request {
