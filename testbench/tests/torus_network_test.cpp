@@ -219,3 +219,32 @@ TEST(TorusNetwork, LatencyGrowsWithLoadAndThroughputSaturates) {
   EXPECT_GT(*std::max_element(accepted.begin(), accepted.end()), 0.7)
       << "saturation reaches at least 70% of the bisection bound";
 }
+
+// Past saturation the window's halves agree on the accepted load and on network latency
+// (injection FIFO to delivery, each half over the packets it delivered), which splits exactly
+// into transit and the injection FIFO wait; the wait in the source queues in front keeps
+// growing.
+TEST(TorusNetwork, PastSaturationNetworkLatencyIsSteadyWhileTheSourceQueuesGrow) {
+  const auto r = hs::testing::run_scenario(
+      "torus_traffic", {"torus.network.x=4", "torus.network.y=4", "torus.network.z=4",
+                        "torus.network.routing=deterministic", "workload.load=2.0",
+                        "workload.warmup=200000", "workload.duration=100000"});
+  ASSERT_TRUE(hs::testing::passed(r)) << hs::testing::violations(r);
+  const auto& res = r["results"];
+  auto half = [&](const std::string& what, int h) {
+    return res[(h ? "second_half_" : "first_half_") + what].get<double>();
+  };
+  auto agree = [&](const std::string& what) {
+    const double a = half(what, 0), b = half(what, 1);
+    return std::abs(a - b) <= 0.05 * std::max(a, b);
+  };
+  EXPECT_TRUE(agree("accepted_load"));
+  EXPECT_TRUE(agree("network_latency_ns"));
+  for (int h = 0; h < 2; ++h) {
+    EXPECT_NEAR(half("network_latency_ns", h),
+                half("transit_latency_ns", h) + half("injection_wait_ns", h), 1e-6)
+        << h;
+    EXPECT_GT(half("transit_latency_ns", h), 0) << h;
+  }
+  EXPECT_GT(half("source_queue_ns", 1), half("source_queue_ns", 0));
+}

@@ -32,13 +32,13 @@ const char* kind_name(PacketKind k) {
 }
 
 void TorusNetwork::Fifo::push(Packet* p) {
-  if (count == ring.size()) {
-    std::vector<Packet*> bigger(std::max<size_t>(4, ring.size() * 2));
-    for (uint32_t i = 0; i < count; ++i) bigger[i] = ring[(head + i) % ring.size()];
-    ring.swap(bigger);
+  if (count == mask() + 1) {
+    std::vector<Packet*> bigger(2 * (mask() + 1));
+    for (uint32_t i = 0; i < count; ++i) bigger[i] = at(i);
+    big.swap(bigger);
     head = 0;
   }
-  ring[(head + count) % ring.size()] = p;
+  (big.empty() ? small : big.data())[(head + count) & mask()] = p;
   ++count;
 }
 
@@ -112,6 +112,7 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   inj_held_.assign(static_cast<size_t>(n) * inj_queues_, 0);
   fill_done_ps_.assign(static_cast<size_t>(n) * inj_queues_, 0);
   tokens_.assign(static_cast<size_t>(n) * kDirs * vcs_, static_cast<int16_t>(cfg.vc_buffer_chunks));
+  lazy_credits_.resize(n);
   link_free_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
   link_busy_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
   last_grant_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
@@ -188,6 +189,10 @@ double TorusNetwork::busiest_link_utilisation(uint64_t t_ps) const {
 int64_t TorusNetwork::tokens_outstanding() const {
   int64_t lent = 0;
   for (int16_t t : tokens_) lent += static_cast<int64_t>(cfg_.vc_buffer_chunks) - t;
+  const uint64_t now = hs::now().value();
+  for (const auto& node : lazy_credits_) {
+    for (const LazyCredit& c : node.list) lent -= c.at <= now ? c.chunks : 0;
+  }
   return lent;
 }
 
@@ -291,6 +296,7 @@ void TorusNetwork::handle(const Action& a) {
       break;
     }
     case Op::Arbitrate:
+      settle_credits(a.node);
       // Every output of the node that asked during this instant, one event for all.
       while (uint8_t pending = arb_pending_[a.node]) {
         const int out = __builtin_ctz(pending);
@@ -330,7 +336,48 @@ void TorusNetwork::request(int node, int slot) {
   for (int out = 0; out < kOutputs; ++out) {
     if (!(r.outputs >> out & 1)) continue;
     requesters_[node * kOutputs + out] |= bit;
-    post_arbitrate(node, out);
+    if (post_arbitrate(node, out)) ++link_waits_;
+  }
+}
+
+void TorusNetwork::post_lazy_credits(int node, int out, uint64_t at) {
+  LazyCredits& lc = lazy_credits_[node];
+  if (!(lc.dirs >> out & 1)) return;
+  auto& list = lc.list;
+  lc.earliest = kNever;
+  lc.dirs = 0;
+  for (size_t i = 0; i < list.size();) {
+    const LazyCredit c = list[i];
+    // One that has landed had nothing to wake: it is settled when the node arbitrates.
+    if (c.dir != out || heap_.passed(c.at, c.seq) || (at && c.at != at)) {
+      lc.earliest = std::min(lc.earliest, c.at);
+      lc.dirs = static_cast<uint8_t>(lc.dirs | 1u << c.dir);
+      ++i;
+      continue;
+    }
+    heap_.post_reserved(c.at, c.seq, Action{Op::Credit, c.dir, c.vc, c.chunks, node, nullptr});
+    list[i] = list.back();
+    list.pop_back();
+  }
+}
+
+void TorusNetwork::settle_credits(int node) {
+  LazyCredits& lc = lazy_credits_[node];
+  if (lc.earliest > hs::now().value()) return;
+  auto& list = lc.list;
+  lc.earliest = kNever;
+  lc.dirs = 0;
+  for (size_t i = 0; i < list.size();) {
+    const LazyCredit c = list[i];
+    if (!heap_.passed(c.at, c.seq)) {
+      lc.earliest = std::min(lc.earliest, c.at);
+      lc.dirs = static_cast<uint8_t>(lc.dirs | 1u << c.dir);
+      ++i;
+      continue;
+    }
+    tokens(node, c.dir, c.vc) += c.chunks;
+    list[i] = list.back();
+    list.pop_back();
   }
 }
 
@@ -352,30 +399,32 @@ void TorusNetwork::withdraw(int node, int slot) {
 
 // Arbitrates `out` once every event of this instant has run (so requests arriving at the same
 // instant compete), or when it frees if it is busy.
-void TorusNetwork::post_arbitrate(int node, int out) {
+bool TorusNetwork::post_arbitrate(int node, int out) {
   const size_t o = static_cast<size_t>(node) * kOutputs + out;
   uint8_t& pending = arb_pending_[node];
-  if ((pending >> out & 1) || requesters_[o] == 0) return;
+  if ((pending >> out & 1) || requesters_[o] == 0) return false;
   const uint64_t now = hs::now().value();
   const uint64_t free =
       out == kReception ? reception_free_ps_[node] : link_free_ps_[node * kDirs + out];
   if (free > now) {
-    ++link_waits_;
     wake_when_free(node, out, free);
-    return;
+    return true;
   }
   if (pending == 0) {
-    heap_.post(sc_core::sc_time::from_value(now), Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
+    heap_.post(now, Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
   }
   pending = static_cast<uint8_t>(pending | 1u << out);
+  return false;
 }
 
 void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
   uint8_t& posted = wake_posted_[node * kOutputs + out];
   if (posted) return;
   posted = 1;
-  heap_.post(sc_core::sc_time::from_value(free_ps),
-             Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
+  // A return landing as the link frees, placed before this wake-up, would have asked for the
+  // arbitration first (which orders nodes' arbitrations in that instant): keep it.
+  if (out != kReception) post_lazy_credits(node, out, free_ps);
+  heap_.post(free_ps, Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
 }
 
 TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Request& r, int dir,
@@ -470,7 +519,9 @@ void TorusNetwork::arbitrate(int node, int out) {
       nh = static_cast<int>(std::remove_if(high.begin(), high.begin() + nh, held) - high.begin());
     }
     if (nn + nh == 0) {
+      if (fault_overrun_ && overrun(node, out)) continue;
       ++token_waits_;
+      post_lazy_credits(node, out);
       return;  // a credit on this output posts the next arbitration
     }
     const ArbRequest& won = nh ? high[arbiter_.pick(high.data(), nh, rr_[o])]
@@ -504,6 +555,21 @@ void TorusNetwork::arbitrate(int node, int out) {
       return;
     }
   }
+}
+
+bool TorusNetwork::overrun(int node, int out) {
+  for (uint64_t m = requesters_[static_cast<size_t>(node) * kOutputs + out]; m; m &= m - 1) {
+    const int slot = __builtin_ctzll(m);
+    const Packet& p = *slot_fifo(node, slot).front();
+    const int vc = p.vc_class == VcClass::HighPriority ? high_vc_ : 0;
+    if (requests_[static_cast<size_t>(node) * slots_ + slot].escape == out &&
+        tokens(node, out, vc) < p.chunks) {
+      fault_overrun_ = false;
+      grant(node, slot, out, vc);
+      return true;
+    }
+  }
+  return false;
 }
 
 void TorusNetwork::arbitrate_reception(int node) {
@@ -545,25 +611,33 @@ void TorusNetwork::arbitrate_reception(int node) {
     // Cut-through: the tail arrives one serialisation after the head, however fast the port.
     const uint64_t done = std::max(now + rx_ps_[p->chunks], p->arrived_ps + ser_ps_[p->chunks]);
     note_wait(node, slot);
+    if (p->prev_dir < 0) p->launched_ps = now;
     withdraw(node, slot);
     release_input(node, *p, slot, done);
     slot_fifo(node, slot).pop();
-    heap_.post(sc_core::sc_time::from_value(done), Action{Op::Deliver, 0, 0, 0, node, p});
+    heap_.post(done, Action{Op::Deliver, 0, 0, 0, node, p});
     next_head(node, slot);
   }
 }
 
 void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_t at) {
   if (in_slot >= kDirs * vcs_) {
-    heap_.post(sc_core::sc_time::from_value(at),
-               Action{Op::InjectionSlotFree, static_cast<int8_t>(in_slot - kDirs * vcs_), 0, 0,
-                      node, nullptr});
+    heap_.post(at, Action{Op::InjectionSlotFree, static_cast<int8_t>(in_slot - kDirs * vcs_), 0, 0,
+                          node, nullptr});
     return;
   }
   // The buffer belongs to the upstream router's output in the packet's travel direction.
   const int upstream = shape_.neighbour(node, opposite(p.prev_dir));
-  heap_.post(sc_core::sc_time::from_value(at + credit_ps_),
-             Action{Op::Credit, p.prev_dir, p.vc, p.chunks, upstream, nullptr});
+  const uint8_t chunks = static_cast<uint8_t>(p.chunks - (fault_leak_token_ ? 1 : 0));
+  fault_leak_token_ = false;
+  const uint64_t due = at + credit_ps_, seq = heap_.reserve();
+  const size_t o = static_cast<size_t>(upstream) * kOutputs + p.prev_dir;
+  if (requesters_[o] && !wake_posted_[o]) {
+    heap_.post_reserved(due, seq, Action{Op::Credit, p.prev_dir, p.vc, chunks, upstream, nullptr});
+  } else {
+    lazy_credits_[upstream].add(LazyCredit{due, seq, p.prev_dir, p.vc, chunks});
+    heap_.hold_until(due);  // the run still ends when the last token is back
+  }
 }
 
 void TorusNetwork::grant(int node, int slot, int dir, int vc) {
@@ -595,12 +669,13 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   if (vc == 0) ++escape_hops_;
   ++p->hops;
   p->vc = static_cast<int8_t>(vc);
+  if (p->prev_dir < 0) p->launched_ps = now;
   p->prev_dir = static_cast<int8_t>(dir);
   p->escaped = p->escaped || vc == 0;
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
   const int next = shape_.neighbour(node, dir);
-  heap_.post(sc_core::sc_time::from_value(now + wire_ps_ + (next == p->dest ? 0 : router_ps_)),
+  heap_.post(now + wire_ps_ + (next == p->dest ? 0 : router_ps_),
              Action{Op::Arrive, 0, 0, 0, next, p});
   next_head(node, slot);
 }
@@ -609,7 +684,7 @@ void TorusNetwork::next_head(int node, int slot) {
   const Packet* p = slot_fifo(node, slot).front();
   if (!p) return;
   if (p->arrived_ps > hs::now().value()) {  // an injection FIFO's packet still being written
-    heap_.post(sc_core::sc_time::from_value(p->arrived_ps),
+    heap_.post(p->arrived_ps,
                Action{Op::Ready, static_cast<int8_t>(slot - kDirs * vcs_), 0, 0, node, nullptr});
   } else {
     request(node, slot);

@@ -18,8 +18,13 @@
 // reception port) the endpoint makes room. A blocked packet costs nothing until then.
 //
 // All routers share one event heap (see tlm/timing/event_heap.h), so a 4096-node machine costs
-// no more SystemC processes than a 2-node one.
+// no more SystemC processes than a 2-node one. A token return is an event only if it can wake
+// its output: one with requesters and no wake-up posted, i.e. whose last arbitration found no
+// tokens (the only way an output comes to wait on them). Otherwise it waits in a per-node list
+// and is added when that node next arbitrates, or posted if its output starts waiting first. It
+// keeps its place in the event order either way: timing is that of one event per return.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -89,6 +94,12 @@ class TorusNetwork : public sc_core::sc_module {
   // the next packet reaching a router past its source is ejected there.
   void fault_misroute_next_packet() { fault_misroute_ = true; }
   void fault_eject_next_packet_early() { fault_eject_early_ = true; }
+  // Test-only faults in the buffer-token accounting, so tests can prove the token checks fire:
+  // the next token return from a link input is one chunk short (that chunk never comes back);
+  // the next packet an output finds short of escape (or high-priority) VC tokens is sent anyway,
+  // overrunning the downstream buffer.
+  void fault_leak_next_token() { fault_leak_token_ = true; }
+  void fault_overrun_next_blocked_packet() { fault_overrun_ = true; }
 
   uint64_t delivered() const { return delivered_.value; }
   uint64_t packet_hops() const { return hops_.value; }
@@ -119,7 +130,7 @@ class TorusNetwork : public sc_core::sc_module {
     Arbitrate,
     Timer
   };
-  struct Action {
+  struct Action {  // 16 bytes: the heap moves many
     Op op;
     int8_t a;  // direction, output or queue
     int8_t vc;
@@ -128,14 +139,19 @@ class TorusNetwork : public sc_core::sc_module {
     void* ptr;  // Packet* or NetworkTimer*
   };
   // Where a waiting packet sits: a link input (travel direction x VC) or an injection FIFO.
-  struct Fifo {
-    std::vector<Packet*> ring;
+  // A ring of a power of two entries (indices wrap with a mask), the first four inline: a
+  // FIFO and the packets it holds mostly share one cache line.
+  struct alignas(64) Fifo {
+    Packet* small[4];
+    std::vector<Packet*> big;  // the ring once more than four wait
     uint32_t head = 0, count = 0;
-    Packet* front() const { return count ? ring[head] : nullptr; }
-    Packet* at(uint32_t i) const { return ring[(head + i) % ring.size()]; }
+    Packet* const* ring() const { return big.empty() ? small : big.data(); }
+    uint32_t mask() const { return big.empty() ? 3 : static_cast<uint32_t>(big.size()) - 1; }
+    Packet* front() const { return count ? ring()[head] : nullptr; }
+    Packet* at(uint32_t i) const { return ring()[(head + i) & mask()]; }
     void push(Packet* p);
     void pop() {
-      head = (head + 1) % static_cast<uint32_t>(ring.size());
+      head = (head + 1) & mask();
       --count;
     }
   };
@@ -161,7 +177,8 @@ class TorusNetwork : public sc_core::sc_module {
   void request(int node, int slot);
   // Input `slot` has a new head: request now, or once an injection FIFO has all of it.
   void next_head(int node, int slot);
-  void post_arbitrate(int node, int out);
+  // True if the output is busy (a wake-up is posted instead).
+  bool post_arbitrate(int node, int out);
   // Makes sure `out` arbitrates again when its link (or reception port) frees.
   void wake_when_free(int node, int out, uint64_t free_ps);
   void arbitrate(int node, int out);
@@ -172,10 +189,17 @@ class TorusNetwork : public sc_core::sc_module {
                    bool& blocked_entering) const;
   bool has_dynamic_tokens(int node, const Packet& p, const Request& r) const;
   void grant(int node, int slot, int dir, int vc);
+  // The overrun fault: grants a requester of `out` short of escape tokens; false if none is.
+  bool overrun(int node, int out);
   void withdraw(int node, int slot);
   void note_wait(int node, int slot);  // the granted head's wait at this router, for the max
   // The packet's tail leaves input `in_slot` of `node` at `at`: return its buffer tokens.
   void release_input(int node, const Packet& p, int in_slot, uint64_t at);
+  // Output `out` of `node` waits for tokens (or, at time `at` only, frees): post its token
+  // returns still to land (landing at `at`).
+  void post_lazy_credits(int node, int out, uint64_t at = 0);
+  // Adds the token returns of `node` that have landed (before it reads its tokens).
+  void settle_credits(int node);
   int16_t& tokens(int node, int dir, int vc) { return tokens_[(node * kDirs + dir) * vcs_ + vc]; }
   int16_t tokens(int node, int dir, int vc) const {
     return tokens_[(node * kDirs + dir) * vcs_ + vc];
@@ -206,6 +230,22 @@ class TorusNetwork : public sc_core::sc_module {
   std::vector<uint32_t> inj_held_;      // packets in each injection FIFO until their tail leaves
   std::vector<uint64_t> fill_done_ps_;  // each injection FIFO's write port is busy until
   std::vector<int16_t> tokens_;
+  struct LazyCredit {  // a token return not (yet) posted as an event
+    uint64_t at, seq;  // when it lands and its place in the event order
+    int8_t dir, vc;
+    uint8_t chunks;
+  };
+  struct LazyCredits {  // a node's, unordered; what they cover, to skip them cheaply
+    std::vector<LazyCredit> list;
+    uint64_t earliest = UINT64_MAX;  // no return lands before
+    uint8_t dirs = 0;                // bit d: a return for output d may be listed
+    void add(const LazyCredit& c) {
+      list.push_back(c);
+      earliest = std::min(earliest, c.at);
+      dirs = static_cast<uint8_t>(dirs | 1u << c.dir);
+    }
+  };
+  std::vector<LazyCredits> lazy_credits_;  // per node
   int min_tokens_;
   uint64_t max_transit_wait_ps_ = 0, max_injection_wait_ps_ = 0;
   // Per output (node * kOutputs + out): when it frees (links: link_free_ps_), its requesters
@@ -220,6 +260,7 @@ class TorusNetwork : public sc_core::sc_module {
   EventHeap<Action> heap_;
   HopObserver hop_observer_;
   bool fault_misroute_ = false, fault_eject_early_ = false;
+  bool fault_leak_token_ = false, fault_overrun_ = false;
   uint64_t next_id_ = 0;
 
   StatGroup stats_;

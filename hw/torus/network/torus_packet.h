@@ -37,18 +37,21 @@ struct Packet {
   uint32_t offset = 0;   // direct put: from the counter's base; memory FIFO: within the message
   uint32_t sw0 = 0, sw1 = 0;
   uint16_t payload_bytes = 0;
-  uint8_t payload[kMaxPacketBytes];
 
   // Model bookkeeping.
   uint64_t id = 0;
   uint64_t created_ps = 0;   // when the source created it (latency includes source queueing)
   uint64_t injected_ps = 0;  // when it entered an injection FIFO (its age for arbitration)
+  uint64_t launched_ps = 0;  // when it left the injection FIFO (granted its first link)
   uint16_t hops = 0;
   // Router state: where the packet sits now.
   uint64_t arrived_ps = 0;  // its head reached the current router
   int8_t vc = 0;            // virtual channel at the current input
   int8_t prev_dir = -1;     // direction of the last hop (-1: still in its injection FIFO)
   bool escaped = false;     // took the bubble escape VC (stays there)
+
+  // Last: the routers read only the fields above, which then share one cache line.
+  uint8_t payload[kMaxPacketBytes];
 };
 
 // Packets are recycled: a steady stream allocates nothing.

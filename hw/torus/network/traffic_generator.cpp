@@ -88,7 +88,11 @@ void TrafficGenerator::received(int node, Packet* p) {
   if (now >= warmup_ps_ && now < end_ps_) {
     window_bytes_ += net_.config().wire_bytes(p->chunks);
     half_bytes_[now >= mid] += net_.config().wire_bytes(p->chunks);
-    half_network_latency_sum_ns_[now >= mid] += (now - p->injected_ps) / 1e3;
+    half_transit_sum_ns_[now >= mid] += (now - p->launched_ps) / 1e3;
+    half_injection_wait_sum_ns_[now >= mid] += (p->launched_ps - p->injected_ps) / 1e3;
+    // (A packet created at time 0 is stamped 1 ps.)
+    half_source_queue_sum_ns_[now >= mid] +=
+        (std::max(p->injected_ps, p->created_ps) - p->created_ps) / 1e3;
     ++half_delivered_[now >= mid];
   }
   if (p->created_ps >= warmup_ps_ && p->created_ps < end_ps_) {
@@ -118,9 +122,21 @@ double TrafficGenerator::mean_latency_half_ns(int half) const {
   return half_latency_count_[half] ? half_latency_sum_ns_[half] / half_latency_count_[half] : 0;
 }
 
+// Over the packets delivered in the half (the sums' own packets).
 double TrafficGenerator::mean_network_latency_half_ns(int half) const {
-  return half_latency_count_[half] ? half_network_latency_sum_ns_[half] / half_latency_count_[half]
-                                   : 0;
+  return mean_transit_latency_half_ns(half) + mean_injection_wait_half_ns(half);
+}
+
+double TrafficGenerator::mean_transit_latency_half_ns(int half) const {
+  return half_delivered_[half] ? half_transit_sum_ns_[half] / half_delivered_[half] : 0;
+}
+
+double TrafficGenerator::mean_injection_wait_half_ns(int half) const {
+  return half_delivered_[half] ? half_injection_wait_sum_ns_[half] / half_delivered_[half] : 0;
+}
+
+double TrafficGenerator::mean_source_queue_half_ns(int half) const {
+  return half_delivered_[half] ? half_source_queue_sum_ns_[half] / half_delivered_[half] : 0;
 }
 
 double TrafficGenerator::mean_latency_ns() const {

@@ -39,12 +39,18 @@ class TrafficGenerator : public NetworkTimer {
   double mean_latency_ns() const;
   double percentile_latency_ns(double q) const;
   // The same over the first (half 0) or second (half 1) half of the window (latency: of the
-  // packets created in that half); and the mean network share of the latency (injection FIFO
-  // to delivery) of the packets delivered in that half, which is steady past saturation while
-  // the source queues' share keeps growing until they fill.
+  // packets created in that half). Past saturation that latency keeps growing while the
+  // queues at the sources fill (injection FIFOs, then source queues), so it is split too, into
+  // three parts, each the mean over the packets delivered in the half: transit (the first
+  // link's grant to delivery), steady once the network is; the wait in the injection FIFO; and
+  // the wait in the source queue before it. Network latency, as the network's statistics
+  // define it (injection FIFO to delivery), is transit plus the injection FIFO wait.
   double accepted_per_node_half(int half) const;
   double mean_latency_half_ns(int half) const;
   double mean_network_latency_half_ns(int half) const;
+  double mean_transit_latency_half_ns(int half) const;
+  double mean_injection_wait_half_ns(int half) const;
+  double mean_source_queue_half_ns(int half) const;
   uint64_t generated() const { return generated_; }
   uint64_t refused_at_source() const { return refused_; }
   uint64_t delivered() const { return delivered_; }
@@ -79,7 +85,10 @@ class TrafficGenerator : public NetworkTimer {
   uint64_t generated_ = 0, refused_ = 0, delivered_ = 0, misdelivered_ = 0;
   uint64_t window_bytes_ = 0;
   std::array<uint64_t, 2> half_bytes_{}, half_latency_count_{}, half_delivered_{};
-  std::array<double, 2> half_latency_sum_ns_{}, half_network_latency_sum_ns_{};
+  std::array<double, 2> half_latency_sum_ns_{};
+  // Over the packets delivered in each half: transit, injection FIFO and source queue waits.
+  std::array<double, 2> half_transit_sum_ns_{}, half_injection_wait_sum_ns_{},
+      half_source_queue_sum_ns_{};
   int active_nodes_ = 0;
   std::vector<float> latencies_ns_;  // packets created in the window
 };

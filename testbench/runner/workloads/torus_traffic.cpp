@@ -59,8 +59,10 @@ HYBRIDSIM_WORKLOAD(torus_traffic, TorusModel,
   auto* net = m.machine.network.get();
   m.results = [gen, net, cfg, pattern] {
     const double bound = net->config().bisection_bound_per_node();
-    // A clean stop (sim.stop_at) leaves packets, and their tokens, in the network.
-    const bool drained = !CheckRegistry::instance().stopped_with_work_left();
+    // A clean stop (sim.stop_at), or a run stopped by an earlier violation, leaves packets, and
+    // their tokens, in the network.
+    const bool drained =
+        !CheckRegistry::instance().stopped_with_work_left() && CheckRegistry::instance().ok();
     if (net->in_flight() != 0 && drained) {
       std::string stuck;
       for (const std::string& s : net->undelivered(8)) stuck += "; " + s;
@@ -91,6 +93,12 @@ HYBRIDSIM_WORKLOAD(torus_traffic, TorusModel,
         {"second_half_mean_latency_ns", gen->mean_latency_half_ns(1)},
         {"first_half_network_latency_ns", gen->mean_network_latency_half_ns(0)},
         {"second_half_network_latency_ns", gen->mean_network_latency_half_ns(1)},
+        {"first_half_transit_latency_ns", gen->mean_transit_latency_half_ns(0)},
+        {"second_half_transit_latency_ns", gen->mean_transit_latency_half_ns(1)},
+        {"first_half_injection_wait_ns", gen->mean_injection_wait_half_ns(0)},
+        {"second_half_injection_wait_ns", gen->mean_injection_wait_half_ns(1)},
+        {"first_half_source_queue_ns", gen->mean_source_queue_half_ns(0)},
+        {"second_half_source_queue_ns", gen->mean_source_queue_half_ns(1)},
         {"max_latency_ns", gen->percentile_latency_ns(1.0)},
         {"p99_latency_ns", gen->percentile_latency_ns(0.99)},
         {"packets_generated", gen->generated()},
