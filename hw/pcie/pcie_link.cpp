@@ -267,7 +267,13 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
       ++d.cpl_tlps;
       break;
   }
-  TransactionTrace::instance().span(d.track, to_string(tlp.kind), start, end);
+  if (d.track >= 0) {
+    const nlohmann::json args = {{"address", tlp.addr},
+                                 {"bytes", payload},
+                                 {"wire_bytes", wire_bytes},
+                                 {"data_credits", dcred}};
+    TransactionTrace::instance().span(d.track, to_string(tlp.kind), start, end, &args);
+  }
   d.in_flight.push(end + latency_, std::move(tlp));
   return end;
 }
