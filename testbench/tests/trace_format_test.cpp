@@ -30,6 +30,7 @@ int64_t ps(const Json& us) {
 struct Traced {
   std::map<std::string, size_t> kinds;  // component kind -> events
   size_t events = 0;
+  std::vector<std::string> problems;  // rules broken
 };
 
 // A component kind from an event and the thread it is on ("" for none we name).
@@ -64,24 +65,26 @@ std::string kind_of(const Json& e, const std::string& thread) {
   return "";
 }
 
-// Checks every rule (failures are test failures) and counts events by component kind.
-Traced check_trace(const std::string& path) {
+// Checks every rule, listing what breaks one, and counts events by component kind.
+Traced check_events(const Json& trace) {
   Traced out;
-  std::ifstream in(path);
-  const Json trace = Json::parse(in);  // throws unless the file is complete JSON
+  auto rule = [&out](bool ok, const std::string& what) {
+    if (!ok && out.problems.size() < 20) out.problems.push_back(what);  // enough to see why
+  };
   const Json& events = trace.at("traceEvents");
   std::map<int, std::string> processes;
   std::map<std::pair<int, int>, std::string> threads;
   for (const Json& e : events) {
-    EXPECT_TRUE(e.contains("ph") && e.contains("pid") && e.contains("name")) << e.dump();
-    if (e["ph"] != "M") continue;
+    rule(e.contains("ph") && e.contains("pid") && e.contains("name"),
+         "an event without ph, pid or name: " + e.dump());
+    if (e.value("ph", "") != "M") continue;
     if (e["name"] == "process_name") {
-      EXPECT_TRUE(processes.emplace(e["pid"].get<int>(), e["args"]["name"]).second) << e.dump();
+      rule(processes.emplace(e["pid"].get<int>(), e["args"]["name"]).second,
+           "a process named twice: " + e.dump());
     } else if (e["name"] == "thread_name") {
-      EXPECT_TRUE(
-          threads.emplace(std::pair{e["pid"].get<int>(), e["tid"].get<int>()}, e["args"]["name"])
-              .second)
-          << "a thread named twice: " << e.dump();
+      rule(threads.emplace(std::pair{e["pid"].get<int>(), e["tid"].get<int>()}, e["args"]["name"])
+               .second,
+           "a thread named twice: " + e.dump());
     }
   }
   std::map<std::pair<int, int>, std::vector<std::pair<int64_t, int64_t>>> spans;  // X, per thread
@@ -90,41 +93,45 @@ Traced check_trace(const std::string& path) {
   std::map<std::tuple<int, std::string, std::string, std::string>, std::array<int64_t, 4>> async;
   std::map<std::pair<int, int>, size_t> thread_events;
   for (const Json& e : events) {
-    const std::string ph = e["ph"];
+    const std::string ph = e.value("ph", "");
     if (ph == "M") continue;
     ++out.events;
-    const int pid = e["pid"];
-    EXPECT_TRUE(processes.count(pid)) << "event in an unnamed process: " << e.dump();
+    const int pid = e.value("pid", -1);
+    rule(processes.count(pid), "an event in an unnamed process: " + e.dump());
     std::string thread;
     if (ph != "C") {
-      const std::pair<int, int> key{pid, e.at("tid").get<int>()};
-      EXPECT_TRUE(threads.count(key)) << "event on an unnamed thread: " << e.dump();
+      const std::pair<int, int> key{pid, e.value("tid", -1)};
+      rule(threads.count(key), "an event on an unnamed thread: " + e.dump());
       thread = threads[key];
       ++thread_events[key];
     }
     const int64_t ts = ps(e.at("ts"));
-    EXPECT_GE(ts, 0) << e.dump();
+    rule(ts >= 0, "a negative time: " + e.dump());
     if (ph == "X") {
       const int64_t dur = ps(e.at("dur"));
-      EXPECT_GE(dur, 0) << e.dump();
+      rule(dur >= 0, "a negative duration: " + e.dump());
       spans[{pid, e["tid"].get<int>()}].emplace_back(ts, ts + dur);
     } else if (ph == "B" || ph == "E") {
       be[{pid, e["tid"].get<int>()}].push_back(&e);
     } else if (ph == "b" || ph == "e") {
-      auto& a = async[{pid, e.value("cat", ""), e["name"], e.at("id").dump()}];
+      auto& a = async[{pid, e.value("cat", ""), e["name"], e.value("id", Json()).dump()}];
       ++a[ph == "b" ? 0 : 1];
       a[ph == "b" ? 2 : 3] = ts;
     } else if (ph == "C") {
-      EXPECT_FALSE(e.at("args").empty()) << e.dump();
-      for (const auto& [k, v] : e["args"].items()) EXPECT_TRUE(v.is_number()) << e.dump();
+      rule(e.contains("args") && !e["args"].empty(), "a counter without a value: " + e.dump());
+      if (e.contains("args")) {
+        for (const auto& [k, v] : e["args"].items()) {
+          rule(v.is_number(), "a counter value that is not a number: " + e.dump());
+        }
+      }
     } else {
-      EXPECT_EQ(ph, "i") << e.dump();
+      rule(ph == "i", "an event of an unexpected kind: " + e.dump());
     }
     const std::string kind = kind_of(e, thread);
     if (!kind.empty()) ++out.kinds[kind];
   }
   for (const auto& [key, name] : threads) {
-    EXPECT_GT(thread_events[key], 0u) << "thread '" << name << "' has no events";
+    rule(thread_events[key] > 0, "thread '" + name + "' has no events");
   }
   // Complete spans on one thread nest: each starts after the enclosing one and ends within it.
   for (auto& [key, list] : spans) {
@@ -134,37 +141,42 @@ Traced check_trace(const std::string& path) {
     std::vector<int64_t> open;  // ends of the enclosing spans
     for (const auto& [b, e] : list) {
       while (!open.empty() && open.back() <= b) open.pop_back();
-      if (!open.empty()) {
-        EXPECT_LE(e, open.back()) << "spans overlap without nesting on '" << threads[key] << "' at "
-                                  << b << " ps";
-      }
+      rule(open.empty() || e <= open.back(), "spans overlap without nesting on '" + threads[key] +
+                                                 "' at " + std::to_string(b) + " ps");
       open.push_back(e);
     }
   }
   // B/E: in file order per thread (their timestamps never decrease), each E closes the last B.
   for (const auto& [key, list] : be) {
-    std::vector<const Json*> open;
+    size_t open = 0;
     int64_t last = 0;
     for (const Json* e : list) {
-      EXPECT_GE(ps((*e)["ts"]), last) << e->dump();
+      rule(ps((*e)["ts"]) >= last, "B/E out of order: " + e->dump());
       last = ps((*e)["ts"]);
       if ((*e)["ph"] == "B") {
-        open.push_back(e);
-      } else if (open.empty()) {
-        ADD_FAILURE() << "E without B: " << e->dump();
+        ++open;
       } else {
-        open.pop_back();
+        rule(open > 0, "an E without its B: " + e->dump());
+        open -= open > 0;
       }
     }
-    EXPECT_TRUE(open.empty()) << "B without E on '" << threads[key] << "'";
+    rule(open == 0, "a B without its E on '" + threads[key] + "'");
   }
   for (const auto& [key, a] : async) {
     const auto& [pid, cat, name, id] = key;
-    EXPECT_EQ(a[0], 1) << name << " id " << id << " (" << cat << ") begins " << a[0] << " times";
-    EXPECT_EQ(a[1], 1) << name << " id " << id << " (" << cat << ") ends " << a[1] << " times";
-    EXPECT_LE(a[2], a[3]) << name << " id " << id << " ends before it begins";
+    const std::string span = name + " id " + id + " (" + cat + ")";
+    rule(a[0] == 1, span + " begins " + std::to_string(a[0]) + " times");
+    rule(a[1] == 1, span + " ends " + std::to_string(a[1]) + " times");
+    rule(a[2] <= a[3], span + " ends before it begins");
   }
   return out;
+}
+
+Traced check_trace(const std::string& path) {
+  std::ifstream in(path);
+  Traced t = check_events(Json::parse(in));  // throws unless the file is complete JSON
+  for (const auto& p : t.problems) ADD_FAILURE() << path << ": " << p;
+  return t;
 }
 
 // Runs a scenario with tracing, checks the trace, and returns what it held.
@@ -240,4 +252,34 @@ TEST(TraceFormat, LimitedTraceKeepsTheRules) {
   ASSERT_TRUE(hs::testing::passed(report)) << hs::testing::violations(report);
   const Traced t = check_trace(o.trace_path);
   EXPECT_GT(t.events, 0u);
+}
+
+// The checker itself: each rule it enforces fires on a trace that breaks it, among them the
+// old MFC defect (two components' async spans sharing an id, one process for all).
+TEST(TraceFormat, TheCheckerCatchesEveryBrokenRule) {
+  const Json bad = Json::parse(R"({"traceEvents":[
+    {"name":"process_name","ph":"M","pid":1,"args":{"name":"acc0"}},
+    {"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"spe0.mfc"}},
+    {"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"spe1.mfc"}},
+    {"name":"thread_name","ph":"M","pid":1,"tid":3,"args":{"name":"idle"}},
+    {"name":"GET","cat":"txn","ph":"b","id":3,"pid":1,"tid":1,"ts":1.0},
+    {"name":"GET","cat":"txn","ph":"b","id":3,"pid":1,"tid":2,"ts":1.5},
+    {"name":"GET","cat":"txn","ph":"e","id":3,"pid":1,"tid":1,"ts":2.0},
+    {"name":"a","ph":"X","pid":1,"tid":1,"ts":1.0,"dur":2.0},
+    {"name":"b","ph":"X","pid":1,"tid":1,"ts":2.0,"dur":2.0},
+    {"name":"c","ph":"X","pid":1,"tid":2,"ts":1.0,"dur":-1.0},
+    {"name":"B","ph":"B","pid":1,"tid":2,"ts":5.0},
+    {"name":"q","ph":"C","pid":1,"ts":1.0,"args":{"depth":"three"}},
+    {"name":"x","ph":"X","pid":2,"tid":9,"ts":1.0,"dur":1.0}
+  ]})");
+  const Traced t = check_events(bad);
+  std::string all;
+  for (const auto& p : t.problems) all += p + "\n";
+  for (const char* expected :
+       {"GET id 3 (txn) begins 2 times", "spans overlap without nesting on 'spe0.mfc'",
+        "a negative duration", "a B without its E on 'spe1.mfc'",
+        "a counter value that is not a number", "an event in an unnamed process",
+        "an event on an unnamed thread", "thread 'idle' has no events"}) {
+    EXPECT_NE(all.find(expected), std::string::npos) << expected << " not in:\n" << all;
+  }
 }
