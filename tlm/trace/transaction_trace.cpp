@@ -193,7 +193,7 @@ TransactionTrace::Track& TransactionTrace::used(int track) {
 
 void TransactionTrace::span(int track, const char* name, const sc_core::sc_time& start,
                             const sc_core::sc_time& end, const nlohmann::json* args) {
-  if (!enabled_ || track < 0 || !in_window(start, end)) return;
+  if (!live(track) || !in_window(start, end)) return;
   const Track& t = used(track);
   nlohmann::json e = {{"name", name}, {"ph", "X"},          {"pid", t.pid},
                       {"tid", track}, {"ts", to_us(start)}, {"dur", to_us(end - start)}};
@@ -203,7 +203,7 @@ void TransactionTrace::span(int track, const char* name, const sc_core::sc_time&
 
 void TransactionTrace::async_span(int track, const char* name, const sc_core::sc_time& start,
                                   const sc_core::sc_time& end, const nlohmann::json* args) {
-  if (!enabled_ || track < 0 || !in_window(start, end)) return;
+  if (!live(track) || !in_window(start, end)) return;
   Track& t = used(track);
   // Unique across the file: the track in the high bits, its own sequence below.
   const uint64_t id = static_cast<uint64_t>(track) << 32 | t.next_async++;
@@ -217,14 +217,14 @@ void TransactionTrace::async_span(int track, const char* name, const sc_core::sc
 
 void TransactionTrace::async_begin(int track, const char* name, uint64_t key,
                                    const sc_core::sc_time& at, nlohmann::json args) {
-  if (!enabled_ || track < 0) return;
+  if (!live(track)) return;
   if (open_.count({track, key})) async_end(track, key, at);
   open_[{track, key}] = Open{name, at, std::move(args)};
 }
 
 void TransactionTrace::async_end(int track, uint64_t key, const sc_core::sc_time& at,
                                  const nlohmann::json* args) {
-  if (!enabled_ || track < 0) return;
+  if (!live(track)) return;
   const auto it = open_.find({track, key});
   if (it == open_.end()) return;
   Open o = std::move(it->second);
@@ -235,7 +235,7 @@ void TransactionTrace::async_end(int track, uint64_t key, const sc_core::sc_time
 
 void TransactionTrace::instant(int track, const char* name, const sc_core::sc_time& at,
                                const nlohmann::json* args) {
-  if (!enabled_ || track < 0 || !in_window(at, at)) return;
+  if (!live(track) || !in_window(at, at)) return;
   const Track& t = used(track);
   nlohmann::json e = {{"name", name}, {"ph", "i"},    {"s", "t"},
                       {"pid", t.pid}, {"tid", track}, {"ts", to_us(at)}};
@@ -244,7 +244,7 @@ void TransactionTrace::instant(int track, const char* name, const sc_core::sc_ti
 }
 
 void TransactionTrace::count(int counter, const sc_core::sc_time& at, double value) {
-  if (!enabled_ || counter < 0 || !in_window(at, at)) return;
+  if (!live(counter) || !in_window(at, at)) return;
   const Track& t = used(counter);
   event(nlohmann::json{{"name", t.local},
                        {"ph", "C"},

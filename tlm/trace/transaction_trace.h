@@ -96,6 +96,11 @@ class TransactionTrace {
     sc_core::sc_time start;
     nlohmann::json args;
   };
+  // Tracing is on and `track` names one of this trace's tracks (an id past them, from an
+  // earlier trace, is ignored).
+  bool live(int track) const {
+    return enabled_ && track > 0 && static_cast<size_t>(track) <= tracks_.size();
+  }
   int add_track(const std::string& name, const char* unit);
   // The track's process and local name, with the metadata written on first use.
   Track& used(int track);
