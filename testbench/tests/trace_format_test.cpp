@@ -42,10 +42,11 @@ std::string kind_of(const Json& e, const std::string& thread) {
   };
   if (ph == "C") {
     if (starts(name, "link ") && ends(name, " buffer")) return "torus VC buffer counter";
-    if (starts(name, "injection fifo")) return "torus injection FIFO counter";
+    if (starts(name, "router injection queue")) return "torus injection FIFO counter";
     if (starts(name, "dma.") && name.find(" counter ") != std::string::npos) {
       return "torus DMA counter value";
     }
+    if (starts(name, "dma.") && ends(name, " occupancy")) return "torus DMA FIFO occupancy";
     if (ends(name, "mfc.queue")) return "MFC queue counter";
     return "";
   }
@@ -228,7 +229,8 @@ TEST(TraceFormat, TorusTrafficOnASmallTorus) {
 TEST(TraceFormat, TorusAmi) {
   expect_kinds(traced_run("torus_ami", {}),
                {"torus link", "torus VC buffer counter", "torus injection FIFO counter",
-                "torus DMA descriptor", "torus DMA counter value", "AMI protocol"});
+                "torus DMA descriptor", "torus DMA counter value", "torus DMA FIFO occupancy",
+                "AMI protocol"});
 }
 
 TEST(TraceFormat, TorusPingPong) {

@@ -327,6 +327,22 @@ void TorusDma::trace_descriptor(int f) {
   TransactionTrace::instance().span(track, kind_label(d.kind), q.loaded_at, hs::now(), &args);
 }
 
+void TorusDma::trace_fifo(bool injection, size_t f) {
+  if (occupancy_tracks_.empty()) occupancy_tracks_.assign(inj_.size() + rec_.size(), kUnmadeTrack);
+  const uint64_t start = injection ? inj_[f].start : rec_[f].start;
+  const uint64_t end = injection ? inj_[f].end : rec_[f].end;
+  const uint64_t head = injection ? inj_[f].head : rec_[f].head;
+  const uint64_t tail = injection ? inj_[f].tail : rec_[f].tail;
+  const uint64_t unit = injection ? sizeof(Descriptor) : kFifoSlot;
+  if (end <= start) return;  // not set up yet
+  const int track = trace_track(
+      occupancy_tracks_[(injection ? 0 : inj_.size()) + f],
+      fmt::format("{}.{} fifo {} occupancy", name(), injection ? "injection" : "reception", f),
+      injection ? "descriptors" : "entries");
+  TransactionTrace::instance().count(track, hs::now(),
+                                     static_cast<double>(used(head, tail, start, end) / unit));
+}
+
 void TorusDma::trace_counter(bool reception, uint32_t c) {
   const counters::CounterBank& bank = reception ? *rec_counters_ : *inj_counters_;
   const size_t per_bank = bank.shape().counters();
@@ -354,6 +370,7 @@ void TorusDma::finish_descriptor(int f) {
   if (trace_on_) trace_descriptor(f);
   q.loaded = false;
   q.head = advance(q.head, q.start, q.end, sizeof(Descriptor));
+  if (trace_on_) trace_fifo(true, static_cast<size_t>(f));
   retry_refused();  // a refused remote get may now append its descriptors
 }
 
@@ -624,6 +641,7 @@ void TorusDma::complete(Packet*& p) {
         RecFifo& r = rec_[p->fifo];
         addr = r.tail;
         r.tail = advance(r.tail, r.start, r.end, kFifoSlot);
+        if (trace_on_) trace_fifo(false, p->fifo);
         --r.writing;
         --r.reserved;
         ++received_memfifo_;
@@ -635,6 +653,7 @@ void TorusDma::complete(Packet*& p) {
         InjFifo& q = inj_[p->fifo];
         const uint32_t n = p->payload_bytes / sizeof(Descriptor);
         q.tail = advance(q.tail, q.start, q.end, uint64_t{n} * sizeof(Descriptor));
+        if (trace_on_) trace_fifo(true, p->fifo);
         q.writing -= n;
         q.reserved -= n;
         remote_descriptors_ += n;
@@ -795,6 +814,13 @@ void TorusDma::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   } else {
     std::memcpy(&v, gp.get_data_ptr(), std::min(width, 8u));
     ok = (width == 4 || width == 8) && reg_write(off, v, width, delay);
+    // Firmware moving a FIFO's head or tail changes its occupancy.
+    if (ok && trace_on_ && off < kErrorReg) {
+      const bool injection = off < kRecFifoBase;
+      const uint64_t f = (off - (injection ? kInjFifoBase : kRecFifoBase)) /
+                         (injection ? kInjFifoStride : kRecFifoStride);
+      trace_fifo(injection, static_cast<size_t>(f));
+    }
   }
   delay += clock_.cycles(cfg_.counter_timing.read_latency);
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -77,10 +77,11 @@ void NetworkTrace::tokens(int node, int dir, int vc, int tokens, uint64_t at_ps)
 }
 
 void NetworkTrace::injection(int node, int queue, uint32_t packets, uint64_t at_ps) {
-  const int track = made(injection_tracks_[static_cast<size_t>(node) * inj_queues_ + queue],
-                         fmt::format("{}.injection fifo {}{}", prefix_[static_cast<size_t>(node)],
-                                     queue, queue == inj_queues_ - 1 ? " (high)" : ""),
-                         "packets");
+  const int track =
+      made(injection_tracks_[static_cast<size_t>(node) * inj_queues_ + queue],
+           fmt::format("{}.router injection queue {}{}", prefix_[static_cast<size_t>(node)], queue,
+                       queue == inj_queues_ - 1 ? " (high)" : ""),
+           "packets");
   TransactionTrace::instance().count(track, at(at_ps), packets);
 }
 

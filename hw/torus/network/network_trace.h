@@ -1,7 +1,7 @@
 // The torus network's part of the transaction trace. Per node (one trace process each): a
 // thread per outgoing link with a span per packet crossing it (id, source, destination, VC,
 // size, kind), a counter per link VC with the chunks its downstream buffer holds as the
-// sending router's tokens count them, and a counter per injection FIFO with the packets in it.
+// sending router's tokens count them, and a counter per injection queue with the packets in it.
 //
 // The network is the simulator's hot path: it tests on() (cached when the network is built,
 // after the trace was opened) before calling anything here, so a run without a trace pays one
