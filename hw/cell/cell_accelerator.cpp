@@ -4,6 +4,7 @@
 
 #include "hw/hybrid/address_map.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/trace/transaction_trace.h"
 
 namespace hs::cell {
 
@@ -12,6 +13,7 @@ namespace amap = hybrid::amap;
 CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_index,
                                  bool dma_engine)
     : sc_module(name) {
+  TransactionTrace::instance().process(this->name(), std::string(this->name()) + " (Cell)");
   ParamScope p(this->name());
   clock_hz = p.real("clock", 3.2e9, "Hz", "PPE and SPU clock (the EIB runs at half)",
                     Range::between(1e8, 1e10));

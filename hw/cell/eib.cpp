@@ -8,6 +8,7 @@
 
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/trace/transaction_trace.h"
 
 namespace hs::cell {
 
@@ -132,6 +133,8 @@ Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
                        fmt::format("transfers carried by ring {} ({})", r, dir)),
         stats_.busy(fmt::format("ring{}_utilisation", r),
                     fmt::format("mean fraction of ring {}'s 12 segments carrying data", r))});
+    ring_tracks_.push_back(
+        TransactionTrace::instance().track(fmt::format("{}.ring{}", this->name(), r)));
   }
   for (int e = 0; e < kEibElements; ++e) {
     const char* el = to_string(static_cast<Element>(e));
@@ -229,6 +232,14 @@ uint64_t Eib::data_phase(Element from, Element to, uint64_t ready, uint64_t byte
       const auto& share = ring_share_[cycles * (kMaxHops + 1) + static_cast<uint32_t>(g.path.hops)];
       r.busy.add(leaves, leaves + share[0]);
       ring_busy_.add(leaves, leaves + share[1]);
+      const int track = ring_tracks_[static_cast<size_t>(g.ring)];
+      if (track >= 0) {  // a ring carries several transfers at once: async spans
+        const nlohmann::json args = {{"from", to_string(from)},
+                                     {"to", to_string(to)},
+                                     {"bytes", len},
+                                     {"hops", g.path.hops}};
+        TransactionTrace::instance().async_span(track, "data", leaves, lands + held, &args);
+      }
     }
   }
   return arrives;

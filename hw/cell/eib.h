@@ -98,6 +98,7 @@ class Eib : public Router {
   BusyTime& command_busy_;
   BusyTime& ring_busy_;
   std::vector<RingStats> ring_stats_;
+  std::vector<int> ring_tracks_;                           // transaction-trace tracks, by ring
   std::vector<RampStats> on_ramp_stats_, off_ramp_stats_;  // by element position
 };
 

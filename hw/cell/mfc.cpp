@@ -32,7 +32,9 @@ Mfc::Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes)
       transfers_done_(stats_.counter("transfers", "transfers", "EIB transfers (<= 128 B)")),
       queue_depth_(stats_.occupancy("queue_depth", "commands", "commands in the queue")),
       command_latency_(stats_.histogram("command_latency", "ns", "enqueue to completion")),
-      track_(TransactionTrace::instance().track(this->name())) {
+      track_(TransactionTrace::instance().track(this->name())),
+      depth_track_(
+          TransactionTrace::instance().counter(std::string(this->name()) + ".queue", "commands")) {
   ParamScope p(this->name());
   const auto outstanding =
       p.integer("outstanding", 8, "transfers", "EIB transfers the MFC keeps in flight",
@@ -121,6 +123,7 @@ void Mfc::enqueue(uint32_t opcode) {
       Command{next_id_++, opcode, staged_lsa_, staged_size_, staged_tag_, staged_ea_, 0, now});
   ++tag_outstanding_[c.tag];
   queue_depth_.set(static_cast<int64_t>(queue_.size()), now);
+  TransactionTrace::instance().count(depth_track_, now, static_cast<double>(queue_.size()));
   ++(opcode == mfc::kCmdGet ? gets_ : puts_);
   uint32_t off = 0;
   while (off < c.size) {
@@ -180,11 +183,16 @@ void Mfc::complete(Command& c) {
   const sc_time now = hs::now();
   command_latency_.sample((now - c.issued).to_seconds() * 1e9);
   for (const auto& w : command_watches_) w(c.issued, now);
-  TransactionTrace::instance().async_span(track_, c.opcode == mfc::kCmdGet ? "GET" : "PUT", c.id,
-                                          c.issued, now);
+  if (track_ >= 0) {
+    const nlohmann::json args = {
+        {"command", c.id}, {"tag", c.tag}, {"lsa", c.lsa}, {"ea", c.ea}, {"bytes", c.size}};
+    TransactionTrace::instance().async_span(track_, c.opcode == mfc::kCmdGet ? "GET" : "PUT",
+                                            c.issued, now, &args);
+  }
   const uint32_t tag = c.tag;
   queue_.remove_if([&c](const Command& x) { return &x == &c; });
   queue_depth_.set(static_cast<int64_t>(queue_.size()), now);
+  TransactionTrace::instance().count(depth_track_, now, static_cast<double>(queue_.size()));
   spu_.raise_irq(mfc::kIrqQueueSpace);
   if (--tag_outstanding_[tag] == 0) spu_.raise_irq(mfc::kIrqTagGroup);
 }

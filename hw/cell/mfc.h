@@ -86,7 +86,8 @@ class Mfc : public sc_core::sc_module {
   Counter& transfers_done_;
   Occupancy& queue_depth_;
   Histogram& command_latency_;
-  int track_;
+  int track_;        // commands: async spans (the queue runs several at once)
+  int depth_track_;  // commands in the queue
 };
 
 }  // namespace hs::cell

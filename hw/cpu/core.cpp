@@ -193,6 +193,32 @@ void Core::phase_end() {
   phases_.pop_back();
 }
 
+namespace {
+nlohmann::json trace_args(std::initializer_list<fw::TraceArg> args) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& a : args) {
+    if (a.text) {
+      j[a.key] = a.text;
+    } else {
+      j[a.key] = a.number;
+    }
+  }
+  return j;
+}
+}  // namespace
+
+void Core::protocol_begin(const char* name, uint64_t key,
+                          std::initializer_list<fw::TraceArg> args) {
+  if (track_ < 0) return;
+  TransactionTrace::instance().async_begin(track_, name, key, hs::now(), trace_args(args));
+}
+
+void Core::protocol_end(uint64_t key, std::initializer_list<fw::TraceArg> args) {
+  if (track_ < 0) return;
+  const nlohmann::json j = trace_args(args);
+  TransactionTrace::instance().async_end(track_, key, hs::now(), &j);
+}
+
 void Core::log(const std::string& message) {
   FirmwareLog::instance().write(name(), track_, message, hs::now());
 }

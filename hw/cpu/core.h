@@ -55,6 +55,10 @@ class Core : public sc_core::sc_module, public fw::Hal {
   const char* core_name() const override { return name(); }
   void phase_begin(const char* phase) override;
   void phase_end() override;
+  bool tracing() const override { return track_ >= 0; }
+  void protocol_begin(const char* name, uint64_t key,
+                      std::initializer_list<fw::TraceArg> args) override;
+  void protocol_end(uint64_t key, std::initializer_list<fw::TraceArg> args) override;
   void log(const std::string& message) override;
   [[noreturn]] void fail(const std::string& message) override;
   void check(bool ok, const char* check, const std::string& message) override;

@@ -155,7 +155,11 @@ void DmaEngine::run() {
     busy_.add(start, hs::now());
     queue_.set(static_cast<int64_t>(requests_.size()), hs::now());
     request_latency_.sample((hs::now() - submitted_at).to_seconds() * 1e9);
-    TransactionTrace::instance().span(track_, "request", start, hs::now());
+    if (track_ >= 0) {
+      const nlohmann::json args = {{"request", request},
+                                   {"queued_ns", (start - submitted_at).to_seconds() * 1e9}};
+      TransactionTrace::instance().span(track_, "request", start, hs::now(), &args);
+    }
   }
 }
 

@@ -137,7 +137,10 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     ++d.frames;
     d.payload.add(start, start + ser, n);
     d.wire.add(start, start + ser, wire);  // also the wire's busy time
-    TransactionTrace::instance().span(d.track, "frame", start, start + ser);
+    if (d.track >= 0) {
+      const nlohmann::json args = {{"address", addr}, {"bytes", n}, {"wire_bytes", wire}};
+      TransactionTrace::instance().span(d.track, "frame", start, start + ser, &args);
+    }
     d.in_flight.push(start + ser + latency_, Frame{addr, std::vector<uint8_t>(src, src + n)});
     addr += n;
     src += n;

@@ -4,12 +4,14 @@
 
 #include "hw/hybrid/address_map.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/trace/transaction_trace.h"
 
 namespace hs::host {
 
 namespace amap = hybrid::amap;
 
 Host::Host(sc_core::sc_module_name name, bool dma_engine) : sc_module(name) {
+  TransactionTrace::instance().process(this->name(), std::string(this->name()) + " (host)");
   ParamScope p(this->name());
   const auto sockets = p.integer("sockets", 2, "", "processor sockets", Range::between(1, 8));
   const auto per_socket =

@@ -6,10 +6,13 @@
 
 #include "hw/hybrid/address_map.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/trace/transaction_trace.h"
 
 namespace hs::hybrid {
 
 HybridNode::HybridNode(sc_core::sc_module_name name) : sc_module(name) {
+  // First, so the node's links sort above its host and accelerators.
+  TransactionTrace::instance().process(this->name(), std::string(this->name()) + " (links)");
   ParamScope p(this->name());
   const auto per_core =
       p.integer("accelerators_per_core", 1, "", "Cell accelerators per host core (1:1, 1:2 or 1:3)",

@@ -357,7 +357,13 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
       ++d.cpl_tlps;
       break;
   }
-  TransactionTrace::instance().span(d.track, to_string(tlp.kind), start, end);
+  if (d.track >= 0) {
+    const nlohmann::json args = {{"address", tlp.addr},
+                                 {"bytes", payload},
+                                 {"wire_bytes", wire_bytes},
+                                 {"data_credits", dcred}};
+    TransactionTrace::instance().span(d.track, to_string(tlp.kind), start, end, &args);
+  }
   d.in_flight.push(end + latency_, std::move(tlp));
   return end;
 }
@@ -397,7 +403,8 @@ sc_time PcieLink::send_dllp(Direction& wire, const sc_time& at, Counter& kind, c
     // booked, so the wire's bytes and busy time stay exact.
     ++wire.dllps_owed;
   }
-  TransactionTrace::instance().span(wire.track, name, at, end);
+  // An instant: a DLLP that goes while TLPs are booked would overlap their spans.
+  TransactionTrace::instance().instant(wire.track, name, at);
   return end + latency_;
 }
 

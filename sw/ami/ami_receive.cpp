@@ -83,6 +83,12 @@ void Ami::on_head(int src, uint32_t msg, const SendHeader& h) {
   in.info.bytes = h.size;
   const auto p = static_cast<Protocol>(h.protocol);
   trace_->message_arrived(self_, src, msg, h.size, p);
+  hal_.protocol_begin("ami receive", kTraceKeyAmiReceive | static_cast<uint64_t>(src) << 32 | msg,
+                      {{"src", src},
+                       {"msg", msg},
+                       {"bytes", h.size},
+                       {"tag", h.tag},
+                       {"protocol", protocol_name(p)}});
   auto r = std::find_if(posted_.begin(), posted_.end(),
                         [&](const PostedRecv& x) { return x.src == src && x.tag == h.tag; });
   if (r != posted_.end()) {
@@ -373,6 +379,7 @@ void Ami::complete(Inbound& in) {
     push(control(in.src, kAck, in.msg, ControlRecord{}));
   }
   trace_->receive_done(self_, in.src, in.msg);
+  hal_.protocol_end(kTraceKeyAmiReceive | static_cast<uint64_t>(in.src) << 32 | in.msg, {});
   if (in.recv->done) in.recv->done(in.info);
 }
 

@@ -20,6 +20,12 @@ void Ami::send(int dest, uint64_t buf, uint32_t bytes, uint32_t tag, Callback do
   o.done = std::move(done);
   ++stats_.sends;
   trace_->send_posted(self_, dest, o.msg, bytes, o.protocol);
+  hal_.protocol_begin("ami send", kTraceKeyAmiSend | o.msg,
+                      {{"dest", dest},
+                       {"msg", o.msg},
+                       {"bytes", bytes},
+                       {"tag", tag},
+                       {"protocol", protocol_name(o.protocol)}});
   out_.emplace(o.msg, std::move(o));
 }
 
@@ -176,6 +182,7 @@ void Ami::check_sends() {
     if (o.counter >= 0) adapter_.close_tx_counter(o.counter);
     o.done_called = true;
     trace_->send_done(self_, o.dest, o.msg);
+    hal_.protocol_end(kTraceKeyAmiSend | o.msg, {});
     Callback cb = std::move(o.done);
     it = out_.erase(it);
     if (cb) cb();

@@ -94,8 +94,16 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
   if (dest < 0 || dest >= shape_.nodes())
     hal_.fail(fmt::format("send to node {}: no such node", dest));
   if (tag > 0x0FFFFFFF) hal_.fail(fmt::format("tag {:#x} exceeds 28 bits", tag));
-  hal_.compute(cfg_.post_cycles);
   const Protocol p = resolve(protocol, bytes);
+  const int h = next_handle_++;
+  if (hal_.tracing()) {
+    hal_.protocol_begin("dcmf send", kTraceKeyDcmf | static_cast<uint64_t>(h),
+                        {{"dest", shape_.name(dest).c_str()},
+                         {"bytes", bytes},
+                         {"tag", tag},
+                         {"protocol", protocol_name(p)}});
+  }
+  hal_.compute(cfg_.post_cycles);
   const uint32_t c = take_counter(free_send_counters_, "injection");
   torus_dma::set_counter(hal_, Bank::Injection, c, bytes);
   dma::Descriptor d = base_descriptor(dest);
@@ -134,13 +142,16 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
       torus_dma::inject(hal_, data_fifo_, d);
     }
   }
-  const int h = next_handle_++;
   sends_[h] = Send{c};
   return h;
 }
 
 int Messenger::post_recv(int src, uint32_t tag, uint64_t buf, uint32_t bytes) {
   const int h = next_handle_++;
+  if (hal_.tracing()) {
+    hal_.protocol_begin("dcmf receive", kTraceKeyDcmf | static_cast<uint64_t>(h),
+                        {{"src", shape_.name(src).c_str()}, {"bytes", bytes}, {"tag", tag}});
+  }
   Recv& r = recvs_[h];
   r.src = src;
   r.tag = tag;
@@ -208,6 +219,7 @@ void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t length, uint32_t o
 }
 
 void Messenger::handle_rts(Recv& r, int src, const RtsRecord& rts) {
+  Phase phase(hal_, "dcmf RTS");
   hal_.compute(cfg_.rts_cycles);
   set_length(r, rts.size);
   const uint32_t remaining = rts.size - r.received_fifo;
@@ -339,6 +351,7 @@ void Messenger::wait_send(int handle) {
     block(all_lines(cfg_.counter_groups));
   }
   sends_.erase(it);
+  hal_.protocol_end(kTraceKeyDcmf | static_cast<uint64_t>(handle), {});
 }
 
 ReceiveInfo Messenger::wait_recv(int handle) {
@@ -352,6 +365,9 @@ ReceiveInfo Messenger::wait_recv(int handle) {
   const Recv& r = it->second;
   ReceiveInfo info{r.size, r.received_fifo, r.size - r.received_fifo};
   recvs_.erase(it);
+  hal_.protocol_end(
+      kTraceKeyDcmf | static_cast<uint64_t>(handle),
+      {{"memory_fifo_bytes", info.memory_fifo_bytes}, {"direct_put_bytes", info.direct_put_bytes}});
   return info;
 }
 

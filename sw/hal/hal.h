@@ -6,10 +6,22 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 
 namespace hs::fw {
+
+// A named value shown on a traced protocol step: a number or a text (a string literal, or
+// text that outlives the call).
+struct TraceArg {
+  template <class T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+  TraceArg(const char* k, T v) : key(k), number(static_cast<int64_t>(v)) {}
+  TraceArg(const char* k, const char* t) : key(k), text(t) {}
+  const char* key;
+  int64_t number = 0;
+  const char* text = nullptr;
+};
 
 class Hal {
  public:
@@ -58,6 +70,18 @@ class Hal {
   virtual void phase_begin(const char* name) = 0;
   virtual void phase_end() = 0;
 
+  // Protocol steps (a message's send, its RTS, a receive) on this core's timeline in the
+  // transaction trace. They may overlap each other, so each is named by a `key` unique among
+  // this core's open steps; protocol_end ends the step with that key, adding its args. Cost
+  // no simulated time; when tracing() is false they do nothing, so firmware may skip building
+  // their args.
+  // Each layer keeps its keys in its own top byte (kTraceKey*), so layers sharing a core never
+  // collide.
+  virtual bool tracing() const = 0;
+  virtual void protocol_begin(const char* name, uint64_t key,
+                              std::initializer_list<TraceArg> args) = 0;
+  virtual void protocol_end(uint64_t key, std::initializer_list<TraceArg> args) = 0;
+
   // A line of firmware output: on standard error (stamped with the simulated time and this
   // core, unless the run is quiet) and on this core's timeline in the transaction trace.
   // Costs no simulated time (a debugger's view, not a device).
@@ -72,6 +96,12 @@ class Hal {
     if (!ok) fail(std::string(check) + ": " + message);
   }
 };
+
+// The top byte of a protocol step's key: which layer's step it is.
+constexpr uint64_t kTraceKeyDcmf = uint64_t{1} << 56;
+constexpr uint64_t kTraceKeyAmiSend = uint64_t{2} << 56;
+constexpr uint64_t kTraceKeyAmiReceive = uint64_t{3} << 56;
+constexpr uint64_t kTraceKeySlmpm = uint64_t{4} << 56;
 
 // RAII helper for a traced firmware phase.
 class Phase {

@@ -128,6 +128,24 @@ std::optional<uint32_t> HostSlmpm::start(Operation op, const AcceleratorId& id, 
     error = e.what();
     return std::nullopt;
   }
+  // The tag this transfer takes if it starts; a refusal ends its step at once.
+  const uint64_t key = kTraceKeySlmpm | next_tag_;
+  if (hal_.tracing()) {
+    static constexpr const char* kNames[] = {"slmpm put", "slmpm send", "slmpm get"};
+    hal_.protocol_begin(kNames[static_cast<int>(op)], key,
+                        {{"tag", next_tag_},
+                         {"bytes", n},
+                         {"fabric", to_string(mode.fabric)},
+                         {"protocol", to_string(mode.protocol)},
+                         {"reason", mode.reason.c_str()}});
+  }
+  const std::optional<uint32_t> tag = start_transfer(op, mode, src, dst, n, error);
+  if (!tag) hal_.protocol_end(key, {{"refused", error.c_str()}});
+  return tag;
+}
+
+std::optional<uint32_t> HostSlmpm::start_transfer(Operation op, const Mode& mode, uint64_t src,
+                                                  uint64_t dst, uint32_t n, std::string& error) {
   if (op == Operation::Get) {
     // Only the accelerator has a DMA engine, and Ethernet carries no reads: a get is always a
     // request for a DMA PUT into the registered host buffer, over PCIe.
@@ -194,6 +212,7 @@ void HostSlmpm::progress() {
           }
           t.link->in_flight_bytes -= t.n;
           transfers_.erase(it);
+          hal_.protocol_end(kTraceKeySlmpm | ack.tag, {});
           break;
         }
         default:

@@ -94,8 +94,11 @@ class HostSlmpm {
     bool acked = false;
   };
   Mode choose(Operation op, uint32_t n, const AcceleratorId& id);
+  // A transfer's step in the trace spans start to its done message.
   std::optional<uint32_t> start(Operation op, const AcceleratorId& id, uint64_t src, uint64_t dst,
                                 uint32_t n, std::string& error);
+  std::optional<uint32_t> start_transfer(Operation op, const Mode& mode, uint64_t src, uint64_t dst,
+                                         uint32_t n, std::string& error);
   // Registers the host buffer [host_lo, host_lo + n) and queues the accelerator's request.
   std::optional<uint32_t> start_dma(Link& l, MessageType request, uint64_t host_lo, uint64_t src,
                                     uint64_t dst, uint32_t n, std::string& error);

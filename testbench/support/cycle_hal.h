@@ -26,6 +26,9 @@ class CycleHal : public fw::Hal {
   const char* core_name() const override { return "cycle-hal"; }
   void phase_begin(const char*) override {}
   void phase_end() override {}
+  bool tracing() const override { return false; }
+  void protocol_begin(const char*, uint64_t, std::initializer_list<fw::TraceArg>) override {}
+  void protocol_end(uint64_t, std::initializer_list<fw::TraceArg>) override {}
   void log(const std::string& m) override { logged.push_back(m); }
   std::vector<std::string> logged;  // what the firmware logged, in order
   [[noreturn]] void fail(const std::string& m) override { throw std::runtime_error(m); }

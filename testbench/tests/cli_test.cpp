@@ -508,12 +508,16 @@ TEST(Cli, TraceWindowTrackPatternAndSizeBound) {
                      " --trace-start 100us --trace-end 200us --trace-only 'node0.host.*'");
   ASSERT_EQ(r.code, 0) << r.output;
   const Json all = read_json(full), kept = read_json(cut);
-  std::map<int, std::string> names;
+  // Threads are named within their process (node0.host's "core0"): every kept thread's
+  // process is the host.
+  std::map<int, std::string> processes, threads;
   for (const auto& e : kept["traceEvents"]) {
-    if (e.value("name", "") == "thread_name") names[e["tid"]] = e["args"]["name"];
+    if (e.value("name", "") == "process_name") processes[e["pid"]] = e["args"]["name"];
+    if (e.value("name", "") == "thread_name") threads[e["tid"]] = e["args"]["name"];
   }
-  ASSERT_FALSE(names.empty());
-  for (const auto& [tid, name] : names) EXPECT_EQ(name.rfind("node0.host.", 0), 0u) << name;
+  ASSERT_FALSE(threads.empty());
+  ASSERT_FALSE(processes.empty());
+  for (const auto& [pid, name] : processes) EXPECT_EQ(name.rfind("node0.host", 0), 0u) << name;
   size_t spans = 0;
   for (const auto& e : kept["traceEvents"]) {
     if (e.value("ph", "") != "X") continue;

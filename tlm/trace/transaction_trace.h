@@ -1,12 +1,32 @@
 // Transaction timelines in the Chrome/Perfetto JSON trace format (open in ui.perfetto.dev or
-// chrome://tracing). One track per component; spans for transactions and protocol phases.
-// When no trace file is open every call is a cheap no-op.
+// chrome://tracing). When no trace file is open every call is a cheap no-op.
+//
+// Processes and threads. A track is named by a component's hierarchical name, and
+// "process.thread": its process is the longest prefix of the name declared with process()
+// (a hybrid node's host, a Cell accelerator, a torus node), failing that the name's first
+// component; the rest of the name names the thread (or the counter). A track's metadata
+// (process_name, thread_name, sort indices) is written with its first event, so a track
+// declared but never used leaves nothing in the file: every named thread has events.
+//
+// Event kinds and the rules the file keeps (a test checks them on every built-in scenario):
+// - span: a complete event ("X") on a track whose spans never overlap unless nested (a wire,
+//   a core's phases);
+// - async spans ("b"/"e") for what may overlap on one track (pipelined commands, messages in
+//   flight): each gets an id of its own (the track and a per-track sequence number), so a
+//   begin pairs with exactly one end; their category is the track's thread name;
+// - counters ("C"): one numeric series per counter track (occupancy, counter values);
+// - instants ("i") with args (firmware log lines).
+// Args are written with the JSON library, so any text in them is escaped.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <systemc>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "tlm/common/output_file.h"
 
@@ -31,34 +51,75 @@ class TransactionTrace {
   void open(const std::string& path, const TraceLimits& limits = {});
   // Creates the file (beside `path`, renamed into place by close()) and writes what is held.
   void start();
-  // Ends the JSON and moves the file into place; throws InputError naming it if a write failed.
+  // Ends async spans still open (at the current time, marked unfinished), ends the JSON and
+  // moves the file into place; throws InputError naming it if a write failed.
   void close();
   // Drops the trace: nothing is written, an existing file at the path is left as it was.
   void abandon();
   bool enabled() const { return enabled_; }
 
-  // A track (shown as a thread row). Returns -1 when tracing is off or the track's name does
-  // not match the --trace-only pattern.
+  // Declares a process: tracks named "prefix.*" belong to it. `label` is its displayed name
+  // (the prefix if empty). Processes sort in the order they are declared.
+  void process(const std::string& prefix, const std::string& label = "");
+  // A thread track. Returns -1 when tracing is off or the track's name does not match the
+  // --trace-only pattern; every event call takes -1 and does nothing.
   int track(const std::string& name);
-  // A complete span on a track whose spans never overlap (a wire, a core).
+  // A counter track ("process.series"); `unit` labels its values. -1 as for track().
+  int counter(const std::string& name, const char* unit);
+
   void span(int track, const char* name, const sc_core::sc_time& start, const sc_core::sc_time& end,
             const nlohmann::json* args = nullptr);
-  // A span that may overlap others on the same track (pipelined commands).
-  void async_span(int track, const char* name, uint64_t id, const sc_core::sc_time& start,
-                  const sc_core::sc_time& end);
+  // A span that may overlap others on the same track, both ends known.
+  void async_span(int track, const char* name, const sc_core::sc_time& start,
+                  const sc_core::sc_time& end, const nlohmann::json* args = nullptr);
+  // An async span whose end comes later: `key` names it among the track's open spans (a
+  // message number); async_end with the same key ends it and merges `args` into the begin's.
+  // A key already open is ended first.
+  void async_begin(int track, const char* name, uint64_t key, const sc_core::sc_time& at,
+                   nlohmann::json args = nlohmann::json::object());
+  void async_end(int track, uint64_t key, const sc_core::sc_time& at,
+                 const nlohmann::json* args = nullptr);
   void instant(int track, const char* name, const sc_core::sc_time& at,
                const nlohmann::json* args = nullptr);
+  void count(int counter, const sc_core::sc_time& at, double value);
 
  private:
-  void event(const std::string& json);
+  struct Track {
+    std::string name;
+    const char* unit = nullptr;  // counters only
+    int pid = 0;                 // 0: no event yet (metadata unwritten)
+    std::string local;           // the name within its process
+    uint64_t next_async = 0;
+  };
+  struct Open {
+    std::string name;
+    sc_core::sc_time start;
+    nlohmann::json args;
+  };
+  // Tracing is on and `track` names one of this trace's tracks (an id past them, from an
+  // earlier trace, is ignored).
+  bool live(int track) const {
+    return enabled_ && track > 0 && static_cast<size_t>(track) <= tracks_.size();
+  }
+  int add_track(const std::string& name, const char* unit);
+  // The track's process and local name, with the metadata written on first use.
+  Track& used(int track);
+  int process_of(const std::string& name, std::string& local);
+  int new_process(const std::string& prefix, const std::string& label);
+  void event(const nlohmann::json& e);
+  void event(std::string text);
   // Whether an event over [start, end] falls in the trace's window.
   bool in_window(const sc_core::sc_time& start, const sc_core::sc_time& end) const;
-  bool enabled_ = false, full_ = false;
+  bool enabled_ = false, full_ = false, first_ = true;
   TraceLimits limits_;
   uint64_t bytes_ = 0;
   std::string path_, held_;
   std::unique_ptr<OutputFile> file_;
-  int next_track_ = 1;
+  std::vector<Track> tracks_;  // index: track id - 1
+  std::unordered_map<std::string, int> pids_;
+  std::vector<std::string> process_labels_;  // index: pid - 1
+  std::vector<bool> process_named_;          // metadata written
+  std::map<std::pair<int, uint64_t>, Open> open_;
 };
 
 }  // namespace hs

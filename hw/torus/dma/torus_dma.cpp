@@ -11,6 +11,7 @@
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/trace/signal_trace.h"
+#include "tlm/trace/transaction_trace.h"
 
 namespace hs::torus::dma {
 
@@ -87,6 +88,7 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
       registers("registers"),
       node_(node),
       net_(network),
+      trace_on_(TransactionTrace::instance().enabled()),
       cfg_(cfg),
       clock_(cfg.clock_hz),
       raise_irq_(std::move(raise_irq)),
@@ -268,7 +270,77 @@ bool TorusDma::load_descriptor(int f, sc_time& delay) {
   }
   q.loaded = true;
   q.progress = 0;
+  q.loaded_at = step_start_;
   return true;
+}
+
+namespace {
+constexpr int kUnmadeTrack = -2;  // -1 is the trace's "not traced"
+const char* kind_label(uint8_t kind) {
+  return kind == kMemoryFifo ? "memory-fifo" : kind == kDirectPut ? "direct-put" : "remote-get";
+}
+}  // namespace
+
+int TorusDma::trace_track(int& slot, const std::string& name, const char* unit) {
+  if (slot == kUnmadeTrack) {
+    auto& trace = TransactionTrace::instance();
+    slot = unit ? trace.counter(name, unit) : trace.track(name);
+  }
+  return slot;
+}
+
+void TorusDma::trace_descriptor(int f) {
+  if (fifo_tracks_.empty()) fifo_tracks_.assign(inj_.size(), kUnmadeTrack);
+  const int track = trace_track(fifo_tracks_[static_cast<size_t>(f)],
+                                fmt::format("{}.injection fifo {}", name(), f), nullptr);
+  if (track < 0) return;
+  const InjFifo& q = inj_[static_cast<size_t>(f)];
+  const Descriptor& d = q.d;
+  const nlohmann::json args = {
+      {"address", q.loaded_from},
+      {"kind", kind_label(d.kind)},
+      {"src", d.src},
+      {"length", d.length},
+      {"sent", q.progress},
+      {"dest", net_.shape().name(net_.shape().node({{d.dest[0], d.dest[1], d.dest[2]}}))},
+      {"inj_counter", d.inj_counter},
+      {"rec_counter", d.rec_counter},
+      {"put_offset", d.put_offset},
+      {"fifo", d.fifo},
+      {"vc", d.vc},
+      {"flags", d.flags}};
+  TransactionTrace::instance().span(track, kind_label(d.kind), q.loaded_at, hs::now(), &args);
+}
+
+void TorusDma::trace_fifo(bool injection, size_t f) {
+  if (occupancy_tracks_.empty()) occupancy_tracks_.assign(inj_.size() + rec_.size(), kUnmadeTrack);
+  const uint64_t start = injection ? inj_[f].start : rec_[f].start;
+  const uint64_t end = injection ? inj_[f].end : rec_[f].end;
+  const uint64_t head = injection ? inj_[f].head : rec_[f].head;
+  const uint64_t tail = injection ? inj_[f].tail : rec_[f].tail;
+  const uint64_t unit = injection ? sizeof(Descriptor) : kFifoSlot;
+  if (end <= start) return;  // not set up yet
+  const int track = trace_track(
+      occupancy_tracks_[(injection ? 0 : inj_.size()) + f],
+      fmt::format("{}.{} fifo {} occupancy", name(), injection ? "injection" : "reception", f),
+      injection ? "descriptors" : "entries");
+  TransactionTrace::instance().count(track, hs::now(),
+                                     static_cast<double>(used(head, tail, start, end) / unit));
+}
+
+void TorusDma::trace_counter(bool reception, uint32_t c) {
+  const counters::CounterBank& bank = reception ? *rec_counters_ : *inj_counters_;
+  const size_t per_bank = bank.shape().counters();
+  if (c >= per_bank) return;
+  if (counter_tracks_.empty()) {
+    counter_tracks_.assign(inj_counters_->shape().counters() + rec_counters_->shape().counters(),
+                           kUnmadeTrack);
+  }
+  const size_t i = (reception ? inj_counters_->shape().counters() : 0) + c;
+  const int track = trace_track(
+      counter_tracks_[i],
+      fmt::format("{}.{} counter {}", name(), reception ? "reception" : "injection", c), "bytes");
+  TransactionTrace::instance().count(track, hs::now(), bank.value(c));
 }
 
 // Room appeared (FIFO slots, reception buffer): packets the engine refused may now land.
@@ -280,8 +352,10 @@ void TorusDma::retry_refused() {
 
 void TorusDma::finish_descriptor(int f) {
   InjFifo& q = inj_[f];
+  if (trace_on_) trace_descriptor(f);
   q.loaded = false;
   q.head = advance(q.head, q.start, q.end, sizeof(Descriptor));
+  if (trace_on_) trace_fifo(true, static_cast<size_t>(f));
   retry_refused();  // a refused remote get may now append its descriptors
 }
 
@@ -343,6 +417,7 @@ void TorusDma::inject_packet(int f) {
   }
   const auto r = inj_counters_->decrement(d.inj_counter, n + fault_counter_skew_, false, 0, 0);
   fault_counter_skew_ = 0;
+  if (trace_on_) trace_counter(false, d.inj_counter);
   ++checks_[kUnderflow]->evaluations;
   if (r.underflow) {
     fail(kUnderflow, fmt::format("node {} injection counter {} underflowed: a {} B packet from "
@@ -535,6 +610,7 @@ void TorusDma::complete(Packet*& p) {
       if (p->payload_bytes > 0) {
         addr = rec_counters_->base_address(p->counter) + p->offset;
         const auto r = rec_counters_->decrement(p->counter, p->payload_bytes, false, 0, 0);
+        if (trace_on_) trace_counter(true, p->counter);
         ++checks_[kUnderflow]->evaluations;
         if (r.underflow) {
           fail(kUnderflow,
@@ -550,6 +626,7 @@ void TorusDma::complete(Packet*& p) {
         RecFifo& r = rec_[p->fifo];
         addr = r.tail;
         r.tail = advance(r.tail, r.start, r.end, kFifoSlot);
+        if (trace_on_) trace_fifo(false, p->fifo);
         --r.writing;
         --r.reserved;
         ++received_memfifo_;
@@ -561,6 +638,7 @@ void TorusDma::complete(Packet*& p) {
         InjFifo& q = inj_[p->fifo];
         const uint32_t n = p->payload_bytes / sizeof(Descriptor);
         q.tail = advance(q.tail, q.start, q.end, uint64_t{n} * sizeof(Descriptor));
+        if (trace_on_) trace_fifo(true, p->fifo);
         q.writing -= n;
         q.reserved -= n;
         remote_descriptors_ += n;
@@ -636,13 +714,17 @@ bool TorusDma::reg_read(uint64_t off, unsigned width, uint64_t& v, sc_time& dela
 }
 
 bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width, sc_time& delay) {
-  if (off >= kRecCounterBank && off < kRecCounterBank + counters::kBankSpan) {
-    return counters::feel(
-        rec_counters_->write(static_cast<uint32_t>(off - kRecCounterBank), v, width), delay);
-  }
-  if (off >= kInjCounterBank && off < kInjCounterBank + counters::kBankSpan) {
-    return counters::feel(
-        inj_counters_->write(static_cast<uint32_t>(off - kInjCounterBank), v, width), delay);
+  for (const bool reception : {true, false}) {
+    const uint64_t bank = reception ? kRecCounterBank : kInjCounterBank;
+    if (off < bank || off >= bank + counters::kBankSpan) continue;
+    const auto reg = static_cast<uint32_t>(off - bank);
+    const bool ok =
+        counters::feel((reception ? rec_counters_ : inj_counters_)->write(reg, v, width), delay);
+    // Value, increment and decrement registers change a counter's value.
+    if (ok && trace_on_ && reg < counters::kGroupBase) {
+      trace_counter(reception, reg / counters::kCounterStride);
+    }
+    return ok;
   }
   const bool injection = off < kRecFifoBase;
   const uint64_t base = injection ? kInjFifoBase : kRecFifoBase;
@@ -717,6 +799,13 @@ void TorusDma::b_transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   } else {
     std::memcpy(&v, gp.get_data_ptr(), std::min(width, 8u));
     ok = (width == 4 || width == 8) && reg_write(off, v, width, delay);
+    // Firmware moving a FIFO's head or tail changes its occupancy.
+    if (ok && trace_on_ && off < kErrorReg) {
+      const bool injection = off < kRecFifoBase;
+      const uint64_t f = (off - (injection ? kInjFifoBase : kRecFifoBase)) /
+                         (injection ? kInjFifoStride : kRecFifoStride);
+      trace_fifo(injection, static_cast<size_t>(f));
+    }
   }
   delay += clock_.cycles(cfg_.counter_timing.read_latency);
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -121,6 +121,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
     bool loaded = false;
     Descriptor d;
     uint64_t loaded_from = 0;
+    sc_core::sc_time loaded_at;  // when its fetch began (the trace's descriptor span)
     uint32_t progress = 0;
     uint32_t reserved = 0;  // descriptor slots promised to accepted remote-get packets
     uint32_t writing = 0;   // of those, being written to memory
@@ -164,10 +165,20 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   bool reg_read(uint64_t offset, unsigned width, uint64_t& v, sc_core::sc_time& delay);
   bool reg_write(uint64_t offset, uint64_t v, unsigned width, sc_core::sc_time& delay);
   static uint64_t advance(uint64_t pos, uint64_t start, uint64_t end, uint64_t bytes);
+  // Transaction trace: a thread per injection FIFO with a span per descriptor, a counter track
+  // per FIFO with its occupancy (descriptors or entries) and per DMA counter with its value.
+  // Tracks are made on first use; callers test trace_on_.
+  void trace_descriptor(int f);
+  void trace_fifo(bool injection, size_t f);
+  void trace_counter(bool reception, uint32_t c);
+  int trace_track(int& slot, const std::string& name, const char* unit);
   static uint64_t used(uint64_t head, uint64_t tail, uint64_t start, uint64_t end);
 
   int node_;
   TorusNetwork& net_;
+  bool trace_on_;
+  std::vector<int> fifo_tracks_, counter_tracks_;  // counters: injection bank, then reception
+  std::vector<int> occupancy_tracks_;              // injection FIFOs, then reception FIFOs
   DmaConfig cfg_;
   Clock clock_;
   std::function<void(unsigned)> raise_irq_;

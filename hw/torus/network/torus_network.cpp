@@ -68,6 +68,7 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
       min_tokens_(static_cast<int>(cfg.vc_buffer_chunks)),
       rng_(0x7021u),
       heap_("torus_events", [this](const Action& a) { handle(a); }),
+      trace_(this->name(), shape_, vcs_, inj_queues_, static_cast<int>(cfg.vc_buffer_chunks)),
       stats_(this->name()),
       injected_(stats_.counter("packets_injected", "packets", "packets entering the network")),
       delivered_(stats_.counter("packets_delivered", "packets",
@@ -241,6 +242,7 @@ bool TorusNetwork::inject(int queue, Packet* p) {
   p->id = next_id_++;
   if (p->created_ps == 0) p->created_ps = now;
   p->injected_ps = now;
+  if (trace_.on()) trace_.injection(node, queue, held, now);
   // Store and forward into the FIFO: the header chunk is in now, the rest follow at the write
   // port's rate after any packet still being written.
   fill_done_ps_[q] = std::max(now, fill_done_ps_[q]) + (p->chunks - 1u) * fill_ps_;
@@ -275,6 +277,7 @@ void TorusNetwork::handle(const Action& a) {
       break;
     case Op::Credit:
       tokens(a.node, a.a, a.vc) += a.chunks;
+      if (trace_.on()) trace_.tokens(a.node, a.a, a.vc, tokens(a.node, a.a, a.vc), now);
       post_arbitrate(a.node, a.a);
       break;
     case Op::OutputFree:
@@ -283,6 +286,7 @@ void TorusNetwork::handle(const Action& a) {
       break;
     case Op::InjectionSlotFree:
       --inj_held_[a.node * inj_queues_ + a.a];
+      if (trace_.on()) trace_.injection(a.node, a.a, inj_held_[a.node * inj_queues_ + a.a], now);
       if (endpoints_[a.node]) endpoints_[a.node]->injection_ready(a.a);
       break;
     case Op::Deliver: {
@@ -663,6 +667,10 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   release_input(node, *p, slot, now + ser);
   f.pop();
   if (hop_observer_) hop_observer_(*p, node, dir);
+  if (trace_.on()) {
+    trace_.hop(*p, node, dir, vc, now, now + ser);
+    trace_.tokens(node, dir, vc, t, now);
+  }
   ++hops_;
   wire_bytes_.add(sc_core::sc_time::from_value(now), sc_core::sc_time::from_value(now + ser),
                   cfg_.wire_bytes(p->chunks));

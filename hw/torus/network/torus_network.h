@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "hw/torus/network/network_config.h"
+#include "hw/torus/network/network_trace.h"
 #include "hw/torus/network/routing/output_arbiter.h"
 #include "hw/torus/network/routing/output_selection.h"
 #include "hw/torus/network/routing/routing_function.h"
@@ -89,6 +90,7 @@ class TorusNetwork : public sc_core::sc_module {
   // Calls timer->on_timer(node) at time `at`.
   void schedule(const sc_core::sc_time& at, NetworkTimer* timer, int node);
   void observe_hops(HopObserver o) { hop_observer_ = std::move(o); }
+  NetworkTrace& trace() { return trace_; }
   // Test-only faults, one packet each, so tests can prove the routing checkers fire: the next
   // deterministic packet leaving its source takes the link opposite its dimension-order one;
   // the next packet reaching a router past its source is ejected there.
@@ -258,6 +260,7 @@ class TorusNetwork : public sc_core::sc_module {
   std::mt19937_64 rng_;
   PacketPool pool_;
   EventHeap<Action> heap_;
+  NetworkTrace trace_;  // hooks test trace_.on() first: the one cost when tracing is off
   HopObserver hop_observer_;
   bool fault_misroute_ = false, fault_eject_early_ = false;
   bool fault_leak_token_ = false, fault_overrun_ = false;

@@ -10,6 +10,7 @@ namespace hs::torus {
 ComputeNode::ComputeNode(sc_core::sc_module_name name, int node, TorusNetwork& network,
                          const dma::DmaConfig& dma_cfg)
     : sc_module(name), node_(node) {
+  network.trace().name_node(node, this->name());
   ParamScope p(this->name());
   const auto cores =
       p.integer("cores", 4, "cores", "cores per node (PowerPC 450 class)", Range::between(1, 16));
