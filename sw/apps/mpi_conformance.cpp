@@ -71,13 +71,14 @@ void point_to_point(mpi::Comm& comm, mpi::Collectives& coll, const Config& cfg, 
     fill(hal, sbuf + static_cast<uint64_t>(i) * 4096, 256, r, 100 + static_cast<uint32_t>(i));
     sends.push_back(comm.isend(sbuf + static_cast<uint64_t>(i) * 4096, 256, next, 20));
   }
-  comm.waitall(sends);
+  // A send may not complete before its receive is posted (rendezvous): wait for them after.
   coll.barrier();
   for (int i = 0; i < kBurst; ++i) {
     comm.recv(rbuf, 4096, prev, 20);
     expect(hal, rbuf, 256, prev, 100 + static_cast<uint32_t>(i),
            fmt::format("rank {}: unexpected message {} of tag 20", r, i), out);
   }
+  comm.waitall(sends);
   // Wildcards: tags 3, 1, 2 sent in that order; a receive for tag 2 from any source takes the
   // last, then two with any tag take 3 and 1, in send order.
   sends.clear();
@@ -86,7 +87,6 @@ void point_to_point(mpi::Comm& comm, mpi::Collectives& coll, const Config& cfg, 
     fill(hal, sbuf + static_cast<uint64_t>(i) * 4096, 64, r, 200 + static_cast<uint32_t>(tags[i]));
     sends.push_back(comm.isend(sbuf + static_cast<uint64_t>(i) * 4096, 64, next, tags[i]));
   }
-  comm.waitall(sends);
   coll.barrier();
   mpi::Status s = comm.recv(rbuf, 64, kAnySource, 2);
   expect_status(hal, s, prev, 2, 64, fmt::format("rank {}: any source, tag 2", r));
@@ -96,6 +96,7 @@ void point_to_point(mpi::Comm& comm, mpi::Collectives& coll, const Config& cfg, 
     expect_status(hal, s, prev, want, 64, fmt::format("rank {}: any tag", r));
     expect(hal, rbuf, 64, prev, 200 + static_cast<uint32_t>(want), "any tag", out);
   }
+  comm.waitall(sends);
   // Many to one: every rank sends rank 0 a message tagged with its rank; rank 0 takes them
   // with any source and any tag.
   if (r == 0) {
