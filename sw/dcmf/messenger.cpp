@@ -161,6 +161,8 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
   Send& s = sends_[h];
   s.counter = c;
   s.split = p == Protocol::Split;
+  s.remote = p != Protocol::Eager;
+  remote_sends_ += s.remote;
   s.data_index = data_injected_ - 1;
   unanswered_splits_ += s.split;
   return h;
@@ -339,18 +341,25 @@ void Messenger::check_counters() {
 
 void Messenger::send_finished(Send& s) {
   s.done = true;
+  remote_sends_ -= s.remote;
   free_send_counters_.push_back(s.counter);
 }
 
 void Messenger::scan_acknowledgements() {
-  if (unanswered_splits_ > 0) {
+  // Keep up with every acknowledgement while any can come, so the scan never falls a whole
+  // FIFO behind; only a split's (it claims from the counter) answers a split send, since a
+  // finished rendezvous may leave its put behind on a counter a split send now holds.
+  if (unanswered_splits_ > 0 || remote_sends_ > 0) {
     const uint64_t head = torus_dma::injection_head(hal_, high_fifo_);
     while (ack_scan_ != head) {
       const auto put = hal_.load<dma::Descriptor>(ack_scan_);
       ack_scan_ += sizeof put;
       if (ack_scan_ >= high_fifo_.end) ack_scan_ = high_fifo_.start;
       for (auto& [h, s] : sends_) {
-        if (s.done || !s.split || s.answered || s.counter != put.inj_counter) continue;
+        if (s.done || !s.split || s.answered || s.counter != put.inj_counter ||
+            !(put.flags & dma::kClaimFromCounter)) {
+          continue;
+        }
         s.answered = true;
         --unanswered_splits_;
       }

@@ -126,6 +126,7 @@ class Messenger {
     uint32_t counter;
     bool done = false;
     bool split = false;
+    bool remote = false;      // answered by the target (rendezvous, split)
     bool zero = false;        // the counter reached zero
     bool answered = false;    // the acknowledgement's direct put has been through the engine
     uint64_t data_index = 0;  // its memory-FIFO stream's place among the data FIFO's descriptors
@@ -185,6 +186,7 @@ class Messenger {
   uint64_t next_scratch_ = 0;
   uint64_t ack_scan_ = 0;  // the next high-FIFO descriptor not yet scanned
   int unanswered_splits_ = 0;
+  int remote_sends_ = 0;        // rendezvous and split sends not yet finished
   uint64_t data_injected_ = 0;  // descriptors posted to the data FIFO
   int next_handle_ = 1;
   uint64_t bytes_copied_ = 0;
