@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sw/apps/mpi_motifs.h"
 #include "sw/dcmf/dma_share.h"
 #include "sw/mpi/coll_algorithms.h"
 #include "sw/mpi/matching.h"
@@ -240,4 +241,15 @@ TEST(CollectiveAlgorithms, UnknownNamesAndRankCountsAreExplained) {
                  Collective::Allgather, Collective::Alltoall, Collective::Alltoallv}) {
     EXPECT_GE(algorithms(c).size(), 2u) << collective_name(c);
   }
+}
+
+TEST(Halo3dGrid, BalancedFactorsLargestFirst) {
+  using hs::fw::motifs::grid_dims;
+  EXPECT_EQ(grid_dims(512), (std::array<int, 3>{8, 8, 8}));
+  EXPECT_EQ(grid_dims(1024), (std::array<int, 3>{16, 8, 8}));
+  EXPECT_EQ(grid_dims(2048), (std::array<int, 3>{16, 16, 8}));
+  EXPECT_EQ(grid_dims(24), (std::array<int, 3>{4, 3, 2}));
+  EXPECT_EQ(grid_dims(6), (std::array<int, 3>{3, 2, 1}));
+  EXPECT_EQ(grid_dims(7), (std::array<int, 3>{7, 1, 1}));
+  EXPECT_EQ(grid_dims(1), (std::array<int, 3>{1, 1, 1}));
 }

@@ -193,6 +193,13 @@ TEST(MpiMotifs, Halo3dSwapsSixFacesPerRankInEveryMode) {
     EXPECT_LT(f, 1.0);
     EXPECT_GT(w["time_per_iteration_ns"].get<double>(), 8 * 8 * 8 * 20 / 0.85);
   }
+  // A 2x2x1 grid of ranks has no neighbours along z: four faces each.
+  std::vector<std::string> flat = torus(2, 2, 1);
+  flat.insert(flat.end(), {"mpi.mode=smp", "workload.cells=4", "workload.iterations=1"});
+  const json r = run("halo3d", flat);
+  ASSERT_TRUE(passed(r)) << violations(r) << error(r);
+  EXPECT_EQ(r["results"]["grid"], "2x2x1");
+  EXPECT_DOUBLE_EQ(r["results"]["messages_per_iteration"].get<double>(), 4.0 * 4);
 }
 
 // Recursive doubling takes log2(P) exchange steps: each rank sends log2(P) messages per
