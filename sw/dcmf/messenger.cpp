@@ -238,9 +238,14 @@ void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t length, uint32_t o
 }
 
 void Messenger::handle_rts(Recv& r, int src, const RtsRecord& rts) {
-  hal_.compute(cfg_.rts_cycles);
   set_length(r, rts.size);
   const uint32_t remaining = rts.size - r.received_fifo;
+  if (remaining > 0 && free_recv_counters_.empty()) {
+    // Every reception counter is in use: answer once one frees (retry_deferred).
+    deferred_.push_back(Deferred{&r, src, rts});
+    return;
+  }
+  hal_.compute(cfg_.rts_cycles);
   dma::Descriptor put = rts.put;
   if (remaining == 0) {
     // The memory FIFO delivered everything before the RTS was handled: the answer's put
@@ -387,6 +392,15 @@ void Messenger::progress() {
   }
   check_counters();
   scan_acknowledgements();
+  retry_deferred();
+}
+
+void Messenger::retry_deferred() {
+  while (!deferred_.empty() && !free_recv_counters_.empty()) {
+    const Deferred d = deferred_.front();
+    deferred_.pop_front();
+    handle_rts(*d.recv, d.src, d.rts);
+  }
 }
 
 void Messenger::block(uint32_t irq_mask) {

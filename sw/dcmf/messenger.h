@@ -165,6 +165,8 @@ class Messenger {
   // appended to the high FIFO, behind its HEAD).
   void scan_acknowledgements();
   void send_finished(Send& s);
+  // Answers RTSs kept waiting for a reception counter, as counters free.
+  void retry_deferred();
   Recv* find_recv(int src, uint32_t tag);
   void block(uint32_t irq_mask);
   uint32_t irq_lines() const;
@@ -183,6 +185,12 @@ class Messenger {
   std::map<int, Send> sends_;
   std::map<int, Recv> recvs_;
   std::deque<Stashed> stash_;
+  struct Deferred {  // an RTS matched while every reception counter was in use
+    Recv* recv;      // map nodes stay put; a receive is not done before its RTS is answered
+    int src;
+    RtsRecord rts;
+  };
+  std::deque<Deferred> deferred_;
   uint64_t next_scratch_ = 0;
   uint64_t ack_scan_ = 0;  // the next high-FIFO descriptor not yet scanned
   int unanswered_splits_ = 0;

@@ -63,7 +63,9 @@ void allgather_ring(CollContext& c);
 void allgather_recursive_doubling(CollContext& c);
 void alltoall_pairwise(CollContext& c);
 void alltoall_ring(CollContext& c);
+void alltoall_linear(CollContext& c);
 void alltoallv_pairwise(CollContext& c);
 void alltoallv_ring(CollContext& c);
+void alltoallv_linear(CollContext& c);
 
 }  // namespace hs::fw::mpi

@@ -143,6 +143,36 @@ void alltoall_ring(CollContext& c) {
       [&](int k) { return (c.rank - k + c.size) % c.size; });
 }
 
+void alltoall_linear(CollContext& c) {
+  const auto& call = c.call;
+  const bool v = call.kind == Collective::Alltoallv;
+  const auto count = [&](const std::vector<uint32_t>& counts, int i) {
+    return v ? counts[static_cast<size_t>(i)] : call.bytes;
+  };
+  const auto offset = [&](const std::vector<uint32_t>& displs, int i) {
+    return v ? uint64_t{displs[static_cast<size_t>(i)]} : static_cast<uint64_t>(i) * call.bytes;
+  };
+  c.copy(call.recv + offset(call.recv_displs, c.rank), call.send + offset(call.send_displs, c.rank),
+         count(call.send_counts, c.rank));
+  std::vector<Request> reqs;
+  // Receives first, so no message waits in the unexpected queue for want of one.
+  for (int k = 1; k < c.size; ++k) {
+    const int i = (c.rank - k + c.size) % c.size;
+    reqs.push_back(c.comm.irecv(call.recv + offset(call.recv_displs, i), count(call.recv_counts, i),
+                                i, c.tag, kCollective));
+  }
+  for (int k = 1; k < c.size; ++k) {
+    const int j = (c.rank + k) % c.size;
+    reqs.push_back(c.comm.isend(call.send + offset(call.send_displs, j), count(call.send_counts, j),
+                                j, c.tag, kCollective));
+  }
+  c.comm.waitall(reqs);
+}
+
+void alltoallv_linear(CollContext& c) {
+  alltoall_linear(c);
+}
+
 void alltoallv_pairwise(CollContext& c) {
   alltoall_pairwise(c);
 }

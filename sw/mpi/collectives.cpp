@@ -76,12 +76,16 @@ const std::vector<AlgorithmInfo>& algorithms(Collective c) {
       {"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
        alltoall_pairwise},
       {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
-       alltoall_ring}};
+       alltoall_ring},
+      {"linear", "every receive and send posted at once; the network orders them", false,
+       alltoall_linear}};
   static const std::vector<AlgorithmInfo> alltoallv = {
       {"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
        alltoallv_pairwise},
       {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
-       alltoallv_ring}};
+       alltoallv_ring},
+      {"linear", "every receive and send posted at once; the network orders them", false,
+       alltoallv_linear}};
   switch (c) {
     case Collective::Barrier:
       return barrier;

@@ -175,6 +175,19 @@ TEST(MpiReductions, MaxAndMinOfDoublesAreVerified) {
   }
 }
 
+// Every message of a 128-rank alltoall in flight at once, by rendezvous: more receives than a
+// rank's 64 reception counters, so RTSs wait for counters to free.
+TEST(MpiAlgorithms, LinearAlltoallWithMoreRendezvousReceivesThanCounters) {
+  std::vector<std::string> sets = torus(4, 4, 2);
+  sets.insert(sets.end(), {"mpi.mode=vn", "workload.p2p=false", "mpi.algorithm.alltoall=linear",
+                           "mpi.algorithm.alltoallv=linear", "mpi.split_limit=0",
+                           "mpi.eager_limit=0", "workload.bytes=64"});
+  const json r = run("mpi_conformance", sets);
+  ASSERT_TRUE(passed(r)) << violations(r) << error(r);
+  EXPECT_EQ(r["results"]["ranks"], 128);
+  EXPECT_EQ(r["results"]["collectives_verified"], 7);
+}
+
 // ---- Motifs. ----
 
 TEST(MpiMotifs, Halo3dSwapsSixFacesPerRankInEveryMode) {
