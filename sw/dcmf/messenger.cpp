@@ -33,29 +33,42 @@ const char* protocol_name(Protocol p) {
 
 Messenger::Messenger(Hal& hal, const MessengerConfig& cfg, const hs::torus::TorusShape& shape,
                      int node)
-    : hal_(hal), cfg_(cfg), shape_(shape), node_(node) {}
+    : hal_(hal),
+      cfg_(cfg),
+      shape_(shape),
+      node_(node),
+      self_(node * cfg.endpoints_per_node + cfg.local),
+      share_(dma_share(cfg.local, cfg.endpoints_per_node, cfg.injection_fifos, cfg.reception_fifos,
+                       cfg.counter_groups)) {
+  control_counter_ =
+      static_cast<uint32_t>(share_.first_group * cfg_.counters_per_group) + kControlCounter;
+}
 
 void Messenger::init() {
   using namespace layout;
-  data_fifo_ = torus_dma::setup_injection_fifo(hal_, kDataFifo, kInjFifos, kInjFifoBytes, false);
-  high_fifo_ = torus_dma::setup_injection_fifo(hal_, kHighFifo, kInjFifos + kInjFifoBytes,
+  const int f = share_.injection_fifo;
+  const uint64_t inj = share_.injection_memory;
+  data_fifo_ = torus_dma::setup_injection_fifo(hal_, f + kDataFifo, inj, kInjFifoBytes, false);
+  high_fifo_ = torus_dma::setup_injection_fifo(hal_, f + kHighFifo, inj + kInjFifoBytes,
                                                kInjFifoBytes, true);
-  control_fifo_ = torus_dma::setup_injection_fifo(hal_, kControlFifo, kInjFifos + 2 * kInjFifoBytes,
+  ack_scan_ = high_fifo_.start;
+  control_fifo_ = torus_dma::setup_injection_fifo(hal_, f + kControlFifo, inj + 2 * kInjFifoBytes,
                                                   kInjFifoBytes, true);
-  rec_fifo_ = torus_dma::setup_reception_fifo(hal_, kReceptionFifo, kRecFifo, kRecFifoBytes,
-                                              cfg_.interrupts);
+  rec_fifo_ = torus_dma::setup_reception_fifo(hal_, share_.reception_fifo, share_.reception_memory,
+                                              kRecFifoBytes, cfg_.interrupts);
   // The control counter counts RTS and acknowledgement bytes; it stays disabled and far from 0.
-  torus_dma::set_counter(hal_, Bank::Injection, kControlCounter, 0xFFFFFFFFu);
-  const int total = cfg_.counter_groups * cfg_.counters_per_group;
-  for (int c = total - 1; c >= 0; --c) {
-    if (c != static_cast<int>(kControlCounter)) free_send_counters_.push_back(c);
+  torus_dma::set_counter(hal_, Bank::Injection, control_counter_, 0xFFFFFFFFu);
+  const int first = share_.first_group * cfg_.counters_per_group;
+  for (int c = first + share_.groups * cfg_.counters_per_group - 1; c >= first; --c) {
+    if (c != static_cast<int>(control_counter_)) free_send_counters_.push_back(c);
     free_recv_counters_.push_back(c);
   }
   const uint64_t all =
       cfg_.counters_per_group == 64 ? ~uint64_t{0} : (uint64_t{1} << cfg_.counters_per_group) - 1;
-  for (int g = 0; g < cfg_.counter_groups; ++g) {
+  for (int g = share_.first_group; g < share_.first_group + share_.groups; ++g) {
     for (Bank b : {Bank::Injection, Bank::Reception}) {
-      const uint64_t mask = (b == Bank::Injection && g == 0) ? all & ~uint64_t{1} : all;
+      const uint64_t mask =
+          (b == Bank::Injection && g == share_.first_group) ? all & ~uint64_t{1} : all;
       // One write enables a whole group (ENABLE is a write-1-to-set mask).
       hal_.reg_write(hs::torus::amap::kDmaRegs +
                          (b == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
@@ -72,12 +85,14 @@ Protocol Messenger::resolve(Protocol p, uint32_t bytes) const {
 }
 
 dma::Descriptor Messenger::base_descriptor(int dest) const {
-  return torus_dma::addressed_to(shape_, dest, kReceptionFifo, dma::kVcDynamic);
+  const int n = cfg_.endpoints_per_node;
+  // Endpoint l of a node receives in reception FIFO l (dma_share).
+  return torus_dma::addressed_to(shape_, dest / n, static_cast<uint8_t>(dest % n), dma::kVcDynamic);
 }
 
 uint64_t Messenger::scratch_slot() {
   const uint64_t a =
-      layout::kScratch + (next_scratch_ % layout::kScratchSlots) * layout::kScratchSlot;
+      share_.scratch_memory + (next_scratch_ % layout::kScratchSlots) * layout::kScratchSlot;
   ++next_scratch_;
   return a;
 }
@@ -91,19 +106,22 @@ uint32_t Messenger::take_counter(std::vector<uint32_t>& pool, const char* what) 
 
 int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, uint32_t tag) {
   if (bytes == 0) hal_.fail("send of 0 bytes");
-  if (dest < 0 || dest >= shape_.nodes())
-    hal_.fail(fmt::format("send to node {}: no such node", dest));
-  if (tag > 0x0FFFFFFF) hal_.fail(fmt::format("tag {:#x} exceeds 28 bits", tag));
+  if (dest < 0 || dest >= endpoints())
+    hal_.fail(fmt::format("send to endpoint {}: no such endpoint", dest));
+  if (tag > kMaxTag) hal_.fail(fmt::format("tag {:#x} exceeds 28 bits", tag));
   const Protocol p = resolve(protocol, bytes);
   const int h = next_handle_++;
   if (hal_.tracing()) {
-    hal_.protocol_begin("dcmf send", kTraceKeyDcmf | static_cast<uint64_t>(h),
-                        {{"dest", shape_.name(dest).c_str()},
-                         {"bytes", bytes},
-                         {"tag", tag},
-                         {"protocol", protocol_name(p)}});
+    hal_.protocol_begin(
+        "dcmf send", kTraceKeyDcmf | static_cast<uint64_t>(h),
+        {{"dest", dest}, {"bytes", bytes}, {"tag", tag}, {"protocol", protocol_name(p)}});
   }
   hal_.compute(cfg_.post_cycles);
+  // Sends in flight hold their counters until the DMA has sent everything: wait for one.
+  while (free_send_counters_.empty()) {
+    progress();
+    if (free_send_counters_.empty()) idle();
+  }
   const uint32_t c = take_counter(free_send_counters_, "injection");
   torus_dma::set_counter(hal_, Bank::Injection, c, bytes);
   dma::Descriptor d = base_descriptor(dest);
@@ -114,6 +132,7 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
     d.kind = dma::kMemoryFifo;
     d.sw0 = pack(kEager, tag);
     torus_dma::inject(hal_, data_fifo_, d);
+    ++data_injected_;
   } else {
     RtsRecord rec{};
     rec.put = base_descriptor(dest);
@@ -124,7 +143,7 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
     rec.put.flags = p == Protocol::Split ? (dma::kClaimFromCounter | dma::kDescending) : 0;
     rec.size = bytes;
     rec.tag = tag;
-    rec.reply_fifo = kHighFifo;
+    rec.reply_fifo = static_cast<uint32_t>(share_.injection_fifo + kHighFifo);
     rec.protocol = static_cast<uint32_t>(p);
     const uint64_t slot = scratch_slot();
     hal_.store(slot, rec);
@@ -133,16 +152,24 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
     rts.src = slot;
     rts.length = sizeof rec;
     rts.sw0 = pack(kRts, tag);
-    rts.inj_counter = kControlCounter;
+    rts.inj_counter = static_cast<uint16_t>(control_counter_);
     torus_dma::inject(hal_, data_fifo_, rts);
+    ++data_injected_;
     if (p == Protocol::Split) {
       d.kind = dma::kMemoryFifo;
       d.flags = dma::kClaimFromCounter;
       d.sw0 = pack(kSplitData, tag);
       torus_dma::inject(hal_, data_fifo_, d);
+      ++data_injected_;
     }
   }
-  sends_[h] = Send{c};
+  Send& s = sends_[h];
+  s.counter = c;
+  s.split = p == Protocol::Split;
+  s.remote = p != Protocol::Eager;
+  remote_sends_ += s.remote;
+  s.data_index = data_injected_ - 1;
+  unanswered_splits_ += s.split;
   return h;
 }
 
@@ -157,6 +184,7 @@ int Messenger::post_recv(int src, uint32_t tag, uint64_t buf, uint32_t bytes) {
   r.tag = tag;
   r.buf = buf;
   r.size = bytes;
+  announced_.erase({src, tag});
   // Anything that arrived before the receive was posted.
   for (auto it = stash_.begin(); it != stash_.end();) {
     if (it->src != src || it->tag != tag) {
@@ -219,21 +247,29 @@ void Messenger::deliver_data(Recv& r, uint32_t type, uint32_t length, uint32_t o
 }
 
 void Messenger::handle_rts(Recv& r, int src, const RtsRecord& rts) {
-  Phase phase(hal_, "dcmf RTS");
-  hal_.compute(cfg_.rts_cycles);
   set_length(r, rts.size);
   const uint32_t remaining = rts.size - r.received_fifo;
-  if (remaining == 0) {  // the memory FIFO delivered everything before the RTS was handled
-    r.done = true;
+  if (remaining > 0 && free_recv_counters_.empty()) {
+    // Every reception counter is in use: answer once one frees (retry_deferred).
+    deferred_.push_back(Deferred{&r, src, rts});
     return;
   }
-  const uint32_t c = take_counter(free_recv_counters_, "reception");
-  const uint64_t base = r.buf & ~uint64_t{15};
-  torus_dma::set_counter(hal_, Bank::Reception, c, remaining, base, r.buf + r.size - 1);
-  r.counter = static_cast<int>(c);
+  Phase phase(hal_, "dcmf RTS");
+  hal_.compute(cfg_.rts_cycles);
   dma::Descriptor put = rts.put;
-  put.rec_counter = static_cast<uint16_t>(c);
-  put.put_offset = static_cast<uint32_t>(r.buf - base);
+  if (remaining == 0) {
+    // The memory FIFO delivered everything before the RTS was handled: the answer's put
+    // claims nothing from the sender's spent counter, but tells the sender it may reuse it.
+    r.done = true;
+    put.rec_counter = static_cast<uint16_t>(share_.first_group * cfg_.counters_per_group);
+  } else {
+    const uint32_t c = take_counter(free_recv_counters_, "reception");
+    const uint64_t base = r.buf & ~uint64_t{15};
+    torus_dma::set_counter(hal_, Bank::Reception, c, remaining, base, r.buf + r.size - 1);
+    r.counter = static_cast<int>(c);
+    put.rec_counter = static_cast<uint16_t>(c);
+    put.put_offset = static_cast<uint32_t>(r.buf - base);
+  }
   const uint64_t slot = scratch_slot();
   hal_.store(slot, put);
   dma::Descriptor ack = base_descriptor(src);
@@ -241,15 +277,20 @@ void Messenger::handle_rts(Recv& r, int src, const RtsRecord& rts) {
   ack.src = slot;
   ack.length = sizeof put;
   ack.fifo = static_cast<uint8_t>(rts.reply_fifo);
-  ack.inj_counter = kControlCounter;
+  ack.inj_counter = static_cast<uint16_t>(control_counter_);
   torus_dma::inject(hal_, control_fifo_, ack);
 }
 
 void Messenger::handle_entry(const dma::FifoEntryHeader& h, uint64_t payload) {
   hal_.compute(cfg_.entry_cycles);
-  const uint32_t type = h.sw0 >> 28, tag = h.sw0 & 0x0FFFFFFF;
-  const int src = h.src;
+  const uint32_t type = (h.sw0 >> 28) & 3, tag = h.sw0 & kMaxTag;
+  const int src = static_cast<int>(h.src) * cfg_.endpoints_per_node + static_cast<int>(h.sw0 >> 30);
   Recv* r = find_recv(src, tag);
+  if (!r && on_new_message_ && announced_.insert({src, tag}).second) {
+    const uint32_t length = type == kRts ? hal_.load<RtsRecord>(payload).size : h.sw1;
+    on_new_message_(src, tag, length);
+    r = find_recv(src, tag);
+  }
   if (type == kRts) {
     const auto rts = hal_.load<RtsRecord>(payload);
     if (r) {
@@ -272,7 +313,7 @@ void Messenger::handle_entry(const dma::FifoEntryHeader& h, uint64_t payload) {
 }
 
 void Messenger::check_counters() {
-  std::vector<bool> groups_used(2 * cfg_.counter_groups, false);
+  std::vector<bool> groups_used(2 * static_cast<size_t>(cfg_.counter_groups), false);
   for (auto& [h, s] : sends_) {
     if (!s.done) groups_used[s.counter / cfg_.counters_per_group] = true;
   }
@@ -296,9 +337,9 @@ void Messenger::check_counters() {
       const uint32_t c = g * cfg_.counters_per_group + b;
       if (bank == Bank::Injection) {
         for (auto& [h, s] : sends_) {
-          if (!s.done && s.counter == c) {
-            s.done = true;
-            free_send_counters_.push_back(c);
+          if (!s.done && !s.zero && s.counter == c) {
+            s.zero = true;
+            if (!s.split) send_finished(s);  // split sends: scan_acknowledgements
           }
         }
       } else {
@@ -313,6 +354,45 @@ void Messenger::check_counters() {
   }
 }
 
+void Messenger::send_finished(Send& s) {
+  s.done = true;
+  remote_sends_ -= s.remote;
+  free_send_counters_.push_back(s.counter);
+}
+
+void Messenger::scan_acknowledgements() {
+  // Keep up with every acknowledgement while any can come, so the scan never falls a whole
+  // FIFO behind; only a split's (it claims from the counter) answers a split send, since a
+  // finished rendezvous may leave its put behind on a counter a split send now holds.
+  if (unanswered_splits_ > 0 || remote_sends_ > 0) {
+    const uint64_t head = torus_dma::injection_head(hal_, high_fifo_);
+    while (ack_scan_ != head) {
+      const auto put = hal_.load<dma::Descriptor>(ack_scan_);
+      ack_scan_ += sizeof put;
+      if (ack_scan_ >= high_fifo_.end) ack_scan_ = high_fifo_.start;
+      for (auto& [h, s] : sends_) {
+        if (s.done || !s.split || s.answered || s.counter != put.inj_counter ||
+            !(put.flags & dma::kClaimFromCounter)) {
+          continue;
+        }
+        s.answered = true;
+        --unanswered_splits_;
+      }
+    }
+  }
+  bool waiting = false;
+  for (auto& [h, s] : sends_) waiting |= !s.done && s.split && s.zero && s.answered;
+  if (!waiting) return;
+  // Descriptors the engine has finished in the data FIFO: all but those between HEAD and TAIL.
+  const uint64_t head = torus_dma::injection_head(hal_, data_fifo_);
+  const uint64_t size = data_fifo_.end - data_fifo_.start;
+  const uint64_t queued = (data_fifo_.mine + size - head) % size / sizeof(dma::Descriptor);
+  const uint64_t finished = data_injected_ - queued;
+  for (auto& [h, s] : sends_) {
+    if (!s.done && s.split && s.zero && s.answered && s.data_index < finished) send_finished(s);
+  }
+}
+
 void Messenger::progress() {
   dma::FifoEntryHeader h;
   uint64_t payload;
@@ -321,6 +401,16 @@ void Messenger::progress() {
     torus_dma::pop_entry(hal_, rec_fifo_);
   }
   check_counters();
+  scan_acknowledgements();
+  retry_deferred();
+}
+
+void Messenger::retry_deferred() {
+  while (!deferred_.empty() && !free_recv_counters_.empty()) {
+    const Deferred d = deferred_.front();
+    deferred_.pop_front();
+    handle_rts(*d.recv, d.src, d.rts);
+  }
 }
 
 void Messenger::block(uint32_t irq_mask) {
@@ -331,16 +421,51 @@ void Messenger::block(uint32_t irq_mask) {
   }
 }
 
-namespace {
-uint32_t all_lines(int groups) {
-  uint32_t m = 1u << dma::reception_fifo_irq(kReceptionFifo);
-  for (int g = 0; g < groups; ++g) {
-    m |= 1u << dma::injection_counter_irq(g);
-    m |= 1u << dma::reception_counter_irq(g);
+uint32_t Messenger::irq_lines() const {
+  uint32_t m = 1u << dma::reception_fifo_irq(static_cast<unsigned>(share_.reception_fifo));
+  for (int g = share_.first_group; g < share_.first_group + share_.groups; ++g) {
+    m |= 1u << dma::injection_counter_irq(static_cast<unsigned>(g));
+    m |= 1u << dma::reception_counter_irq(static_cast<unsigned>(g));
   }
   return m;
 }
-}  // namespace
+
+void Messenger::idle() {
+  // A split send waiting for the engine to pass its streams' descriptors gets no interrupt
+  // when it does (a stream that claims nothing sends no packet): poll until then.
+  for (const auto& [h, s] : sends_) {
+    if (!s.done && s.split && s.zero) {
+      hal_.compute(cfg_.poll_cycles);
+      return;
+    }
+  }
+  block(irq_lines());
+}
+
+bool Messenger::test_send(int handle) {
+  auto it = sends_.find(handle);
+  if (it == sends_.end()) hal_.fail(fmt::format("test_send({}): no such send", handle));
+  progress();
+  if (!it->second.done) return false;
+  sends_.erase(it);
+  hal_.protocol_end(kTraceKeyDcmf | static_cast<uint64_t>(handle), {});
+  return true;
+}
+
+bool Messenger::test_recv(int handle, ReceiveInfo* info) {
+  auto it = recvs_.find(handle);
+  if (it == recvs_.end()) hal_.fail(fmt::format("test_recv({}): no such receive", handle));
+  progress();
+  const Recv& r = it->second;
+  if (!r.done) return false;
+  const ReceiveInfo got{r.size, r.received_fifo, r.size - r.received_fifo};
+  if (info) *info = got;
+  recvs_.erase(it);
+  hal_.protocol_end(
+      kTraceKeyDcmf | static_cast<uint64_t>(handle),
+      {{"memory_fifo_bytes", got.memory_fifo_bytes}, {"direct_put_bytes", got.direct_put_bytes}});
+  return true;
+}
 
 void Messenger::wait_send(int handle) {
   auto it = sends_.find(handle);
@@ -348,7 +473,7 @@ void Messenger::wait_send(int handle) {
   for (;;) {
     progress();
     if (it->second.done) break;
-    block(all_lines(cfg_.counter_groups));
+    idle();
   }
   sends_.erase(it);
   hal_.protocol_end(kTraceKeyDcmf | static_cast<uint64_t>(handle), {});
@@ -360,7 +485,7 @@ ReceiveInfo Messenger::wait_recv(int handle) {
   for (;;) {
     progress();
     if (it->second.done) break;
-    block(all_lines(cfg_.counter_groups));
+    idle();
   }
   const Recv& r = it->second;
   ReceiveInfo info{r.size, r.received_fifo, r.size - r.received_fifo};

@@ -6,15 +6,27 @@
 // - split: the origin DMA starts sending from the low end by memory FIFO while the
 //   RTS is in flight; the acknowledgement's direct put sends from the high end; both streams
 //   claim bytes from one send counter, so they meet without overlap.
-// Completion is by counter hit-zero, taken by interrupt or by polling.
+// Completion is by counter hit-zero, taken by interrupt or by polling. A split send keeps its
+// counter until both its streams' descriptors have been through the engine (the target
+// always answers a split RTS): a late stream must never claim from a counter already
+// re-armed for the next message.
+//
+// Endpoints: a node runs one endpoint per rank (1, 2 or 4); endpoint e is local e % n of node
+// e / n. Each owns its slice of the node's DMA engine (sw/dcmf/dma_share.h), so endpoints of
+// one node never share a FIFO or a counter. The software header word carries the sender's
+// local index (2 bits), the packet type (2 bits) and a 28-bit tag.
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hw/torus/network/torus_shape.h"
+#include "sw/dcmf/dma_share.h"
 #include "sw/hal/torus_dma.h"
 
 namespace hs::fw::dcmf {
@@ -34,12 +46,17 @@ struct MessengerConfig {
   uint64_t poll_cycles = 50;          // between polls
   int counters_per_group = 64;        // the DMA's counter bank shape
   int counter_groups = 4;
+  int injection_fifos = 16;  // the DMA's FIFOs
+  int reception_fifos = 4;
+  int endpoints_per_node = 1;  // endpoints sharing the node's DMA engine
+  int local = 0;               // this endpoint among them
 };
 
-// Node-memory regions the messaging layer owns.
+// Node-memory regions the messaging layer owns (endpoint l's windows are l windows up).
 namespace layout {
 constexpr uint64_t kInjFifos = 0x0100'0000;  // 64 KiB per injection FIFO
 constexpr uint64_t kInjFifoBytes = 0x1'0000;
+constexpr uint64_t kInjFifoWindow = 0x4'0000;  // one endpoint's injection FIFOs
 constexpr uint64_t kRecFifo = 0x0200'0000;
 constexpr uint64_t kRecFifoBytes = 0x10'0000;  // 4096 entries
 constexpr uint64_t kScratch = 0x0300'0000;     // RTS records and acknowledgement descriptors
@@ -48,12 +65,13 @@ constexpr uint64_t kScratchSlot = 64;
 constexpr uint64_t kAppMemory = 0x1000'0000;  // applications' buffers from here
 }  // namespace layout
 
-// FIFO and counter assignments.
+// FIFO and counter assignments, relative to the endpoint's share (endpoint 0's are these).
 constexpr int kDataFifo = 0;             // sends and RTS (normal priority)
 constexpr int kHighFifo = 1;             // remote gets append direct-put descriptors here
 constexpr int kControlFifo = 2;          // acknowledgements (high priority)
 constexpr uint32_t kControlCounter = 0;  // injection counter for RTS and acks (never reaches 0)
 constexpr int kReceptionFifo = 0;
+constexpr uint32_t kMaxTag = 0x0FFFFFFF;
 
 // What a completed receive reports.
 struct ReceiveInfo {
@@ -64,22 +82,37 @@ struct ReceiveInfo {
 
 class Messenger {
  public:
+  // `node`: this endpoint's node (its local index is cfg.local).
   Messenger(Hal& hal, const MessengerConfig& cfg, const hs::torus::TorusShape& shape, int node);
 
   // Programs the FIFOs and counters this layer uses. Call once before anything else.
   void init();
 
-  // Posts a send; returns a handle for wait_send. The buffer must stay untouched until then.
+  // Posts a send to endpoint `dest`; returns a handle for wait_send. The buffer must stay
+  // untouched until then. With every send counter in flight it waits for one to free.
   int send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, uint32_t tag);
   void wait_send(int handle);
-  // Posts a receive for (src, tag); returns a handle for wait_recv.
+  // Posts a receive for (src endpoint, tag); returns a handle for wait_recv.
   int post_recv(int src, uint32_t tag, uint64_t buf, uint32_t bytes);
   ReceiveInfo wait_recv(int handle);
+  // Non-blocking completion: true (and the handle is released) once done.
+  bool test_send(int handle);
+  bool test_recv(int handle, ReceiveInfo* info = nullptr);
   // Handles everything that has arrived; never blocks.
   void progress();
+  // Blocks until something may have happened (an interrupt of this endpoint, or a poll interval).
+  void idle();
+
+  // Called once per message whose first packet (or RTS) finds no posted receive, before it is
+  // kept aside: the layer above may post its receive from inside the call.
+  using NewMessage = std::function<void(int src, uint32_t tag, uint32_t length)>;
+  void on_new_message(NewMessage fn) { on_new_message_ = std::move(fn); }
 
   uint64_t bytes_copied() const { return bytes_copied_; }
   Protocol resolve(Protocol p, uint32_t bytes) const;
+  int self() const { return self_; }
+  int endpoints() const { return shape_.nodes() * cfg_.endpoints_per_node; }
+  const DmaShare& share() const { return share_; }
 
  private:
   enum MsgType : uint32_t { kEager = 1, kRts = 2, kSplitData = 3 };
@@ -92,6 +125,11 @@ class Messenger {
   struct Send {
     uint32_t counter;
     bool done = false;
+    bool split = false;
+    bool remote = false;      // answered by the target (rendezvous, split)
+    bool zero = false;        // the counter reached zero
+    bool answered = false;    // the acknowledgement's direct put has been through the engine
+    uint64_t data_index = 0;  // its memory-FIFO stream's place among the data FIFO's descriptors
   };
   struct Recv {
     int src;
@@ -110,7 +148,9 @@ class Messenger {
     RtsRecord rts;
   };
 
-  static uint32_t pack(uint32_t type, uint32_t tag) { return type << 28 | (tag & 0x0FFFFFFF); }
+  uint32_t pack(uint32_t type, uint32_t tag) const {
+    return static_cast<uint32_t>(cfg_.local) << 30 | type << 28 | (tag & kMaxTag);
+  }
   hs::torus::dma::Descriptor base_descriptor(int dest) const;
   uint64_t scratch_slot();
   uint32_t take_counter(std::vector<uint32_t>& pool, const char* what);
@@ -121,19 +161,41 @@ class Messenger {
                     uint32_t n);
   void handle_rts(Recv& r, int src, const RtsRecord& rts);
   void check_counters();
+  // Split sends whose acknowledgement the engine has finished (descriptors the remote gets
+  // appended to the high FIFO, behind its HEAD).
+  void scan_acknowledgements();
+  void send_finished(Send& s);
+  // Answers RTSs kept waiting for a reception counter, as counters free.
+  void retry_deferred();
   Recv* find_recv(int src, uint32_t tag);
   void block(uint32_t irq_mask);
+  uint32_t irq_lines() const;
 
   Hal& hal_;
   MessengerConfig cfg_;
   hs::torus::TorusShape shape_;
   int node_;
+  int self_;
+  DmaShare share_;
+  uint32_t control_counter_ = 0;
+  NewMessage on_new_message_;
+  std::set<std::pair<int, uint32_t>> announced_;  // (src, tag) told to on_new_message_
   torus_dma::FifoState data_fifo_, high_fifo_, control_fifo_, rec_fifo_;
   std::vector<uint32_t> free_send_counters_, free_recv_counters_;
   std::map<int, Send> sends_;
   std::map<int, Recv> recvs_;
   std::deque<Stashed> stash_;
+  struct Deferred {  // an RTS matched while every reception counter was in use
+    Recv* recv;      // map nodes stay put; a receive is not done before its RTS is answered
+    int src;
+    RtsRecord rts;
+  };
+  std::deque<Deferred> deferred_;
   uint64_t next_scratch_ = 0;
+  uint64_t ack_scan_ = 0;  // the next high-FIFO descriptor not yet scanned
+  int unanswered_splits_ = 0;
+  int remote_sends_ = 0;        // rendezvous and split sends not yet finished
+  uint64_t data_injected_ = 0;  // descriptors posted to the data FIFO
   int next_handle_ = 1;
   uint64_t bytes_copied_ = 0;
 };

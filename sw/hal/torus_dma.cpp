@@ -49,6 +49,10 @@ Descriptor addressed_to(const hs::torus::TorusShape& shape, int node, uint8_t fi
   return d;
 }
 
+uint64_t injection_head(Hal& hal, const FifoState& f) {
+  return hal.reg_read(inj_reg(f.index, dma::kFifoHead), 8);
+}
+
 void inject(Hal& hal, FifoState& f, const Descriptor& d, uint64_t poll_cycles) {
   const uint64_t tail = next(f, f.mine, sizeof(Descriptor));
   // Full when advancing the tail would reach the engine's head.

@@ -28,6 +28,9 @@ FifoState setup_reception_fifo(Hal& hal, int fifo, uint64_t start, uint64_t byte
 // A descriptor addressed to `node`'s reception FIFO `fifo`, with the virtual channel class.
 Descriptor addressed_to(const hs::torus::TorusShape& shape, int node, uint8_t fifo, uint8_t vc);
 
+// Where the engine has got to in an injection FIFO: descriptors before HEAD are finished.
+uint64_t injection_head(Hal& hal, const FifoState& fifo);
+
 // Appends a descriptor to an injection FIFO (spinning while it is full) and hands it to the
 // engine by moving TAIL.
 void inject(Hal& hal, FifoState& fifo, const Descriptor& d, uint64_t poll_cycles = 20);

@@ -73,7 +73,7 @@ enum Error : uint32_t {
   kBadFifo = 5,
 };
 
-// Interrupt lines on the node's core 0.
+// Interrupt lines, presented to every core of the node.
 constexpr unsigned injection_counter_irq(unsigned group) {
   return group;
 }

@@ -24,9 +24,14 @@ ComputeNode::ComputeNode(sc_core::sc_module_name name, int node, TorusNetwork& n
     core_list.push_back(std::make_unique<Core>(fmt::format("core{}", c).c_str(), clock, c));
     core_list.back()->bus.bind(bus->upstream);
   }
-  Core* core0 = core_list.front().get();
+  // The node's interrupt controller presents the DMA's lines to every core: a rank on any core
+  // waits on the lines of its own reception FIFO and counter groups, and the others' stay
+  // latched unheeded on its core.
   dma = std::make_unique<dma::TorusDma>(
-      "dma", node, network, dma_cfg, [core0](unsigned line) { core0->raise_irq(line); },
+      "dma", node, network, dma_cfg,
+      [this](unsigned line) {
+        for (auto& c : core_list) c->raise_irq(line);
+      },
       static_cast<int>(cores));
   dma->bus.bind(bus->upstream);
   bus->attach(dma->registers, amap::kDmaRegs, dma::kRegisterSpan, "dma");

@@ -1,0 +1,71 @@
+// The collectives' algorithms as named, swappable policies: each is a function of one call,
+// listed with its name in the table of its collective. Adding an algorithm is a function and
+// a row (docs/developer-guide.md).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sw/mpi/comm.h"
+#include "sw/mpi/trace.h"
+
+namespace hs::fw::mpi {
+
+// What an algorithm works with: the communicator, the call, its tag, and temporary memory
+// from the rank's scratch window (freed when the call ends).
+class CollContext {
+ public:
+  CollContext(Comm& comm, const CollectiveCall& call);
+  Comm& comm;
+  const CollectiveCall& call;
+  int tag;
+  int rank, size;
+
+  uint64_t scratch(uint64_t bytes);
+  // Memory to memory through the core (loads and stores on the node bus).
+  void copy(uint64_t dst, uint64_t src, uint32_t bytes);
+  // acc = acc op in, element by element; the arithmetic is charged per byte.
+  void combine(uint64_t acc, uint64_t in, uint32_t bytes);
+  void send(uint64_t buf, uint32_t bytes, int dest);
+  void recv(uint64_t buf, uint32_t bytes, int src);
+  void sendrecv(uint64_t sbuf, uint32_t sbytes, int dest, uint64_t rbuf, uint32_t rbytes, int src);
+
+ private:
+  uint64_t next_;
+  uint64_t end_;
+};
+
+using AlgorithmFn = void (*)(CollContext&);
+struct AlgorithmInfo {
+  const char* name;
+  const char* summary;
+  bool power_of_two;  // needs a power-of-two number of ranks
+  AlgorithmFn run;
+};
+
+// The algorithms of a collective, the first its default.
+const std::vector<AlgorithmInfo>& algorithms(Collective c);
+// The named algorithm, or nullptr; `why` says what is wrong (unknown name, rank count).
+const AlgorithmInfo* find_algorithm(Collective c, const std::string& name, int ranks,
+                                    std::string& why);
+
+// Each algorithm (coll_rooted.cpp, coll_all.cpp).
+void barrier_recursive_doubling(CollContext& c);
+void barrier_binomial(CollContext& c);
+void bcast_binomial(CollContext& c);
+void bcast_ring(CollContext& c);
+void reduce_binomial(CollContext& c);
+void reduce_ring(CollContext& c);
+void allreduce_recursive_doubling(CollContext& c);
+void allreduce_ring(CollContext& c);
+void allreduce_binomial(CollContext& c);
+void allgather_ring(CollContext& c);
+void allgather_recursive_doubling(CollContext& c);
+void alltoall_pairwise(CollContext& c);
+void alltoall_ring(CollContext& c);
+void alltoall_linear(CollContext& c);
+void alltoallv_pairwise(CollContext& c);
+void alltoallv_ring(CollContext& c);
+void alltoallv_linear(CollContext& c);
+
+}  // namespace hs::fw::mpi

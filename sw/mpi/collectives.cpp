@@ -1,0 +1,267 @@
+#include "sw/mpi/collectives.h"
+
+#include <fmt/format.h>
+#include <cmath>
+#include <stdexcept>
+
+#include "sw/mpi/coll_algorithms.h"
+
+namespace hs::fw::mpi {
+
+const char* collective_name(Collective c) {
+  switch (c) {
+    case Collective::Barrier:
+      return "barrier";
+    case Collective::Bcast:
+      return "bcast";
+    case Collective::Reduce:
+      return "reduce";
+    case Collective::Allreduce:
+      return "allreduce";
+    case Collective::Allgather:
+      return "allgather";
+    case Collective::Alltoall:
+      return "alltoall";
+    case Collective::Alltoallv:
+      return "alltoallv";
+  }
+  return "?";
+}
+
+const std::string& Algorithms::of(Collective c) const {
+  switch (c) {
+    case Collective::Barrier:
+      return barrier;
+    case Collective::Bcast:
+      return bcast;
+    case Collective::Reduce:
+      return reduce;
+    case Collective::Allreduce:
+      return allreduce;
+    case Collective::Allgather:
+      return allgather;
+    case Collective::Alltoall:
+      return alltoall;
+    case Collective::Alltoallv:
+      return alltoallv;
+  }
+  return barrier;
+}
+
+const std::vector<AlgorithmInfo>& algorithms(Collective c) {
+  static const std::vector<AlgorithmInfo> barrier = {
+      {"recursive_doubling", "dissemination: log2(P) rounds of empty messages", false,
+       barrier_recursive_doubling},
+      {"binomial", "gather up a binomial tree to rank 0, release down it", false,
+       barrier_binomial}};
+  static const std::vector<AlgorithmInfo> bcast = {
+      {"binomial", "binomial tree from the root: log2(P) rounds", false, bcast_binomial},
+      {"ring", "pipelined chain from the root in segments of mpi.pipeline_bytes", false,
+       bcast_ring}};
+  static const std::vector<AlgorithmInfo> reduce = {
+      {"binomial", "binomial tree towards the root: log2(P) rounds", false, reduce_binomial},
+      {"ring", "chain towards the root, each rank adding its part", false, reduce_ring}};
+  static const std::vector<AlgorithmInfo> allreduce = {
+      {"recursive_doubling", "log2(P) exchanges of the whole vector (extra ranks folded in)", false,
+       allreduce_recursive_doubling},
+      {"ring", "reduce-scatter then allgather around the ring: 2(P-1) steps of 1/P", false,
+       allreduce_ring},
+      {"binomial", "binomial reduce to rank 0, then binomial broadcast", false,
+       allreduce_binomial}};
+  static const std::vector<AlgorithmInfo> allgather = {
+      {"ring", "P-1 steps passing blocks to the next rank", false, allgather_ring},
+      {"recursive_doubling", "log2(P) exchanges of doubling size", true,
+       allgather_recursive_doubling}};
+  static const std::vector<AlgorithmInfo> alltoall = {
+      {"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
+       alltoall_pairwise},
+      {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
+       alltoall_ring},
+      {"linear", "every receive and send posted at once; the network orders them", false,
+       alltoall_linear}};
+  static const std::vector<AlgorithmInfo> alltoallv = {
+      {"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
+       alltoallv_pairwise},
+      {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
+       alltoallv_ring},
+      {"linear", "every receive and send posted at once; the network orders them", false,
+       alltoallv_linear}};
+  switch (c) {
+    case Collective::Barrier:
+      return barrier;
+    case Collective::Bcast:
+      return bcast;
+    case Collective::Reduce:
+      return reduce;
+    case Collective::Allreduce:
+      return allreduce;
+    case Collective::Allgather:
+      return allgather;
+    case Collective::Alltoall:
+      return alltoall;
+    case Collective::Alltoallv:
+      return alltoallv;
+  }
+  return barrier;
+}
+
+const AlgorithmInfo* find_algorithm(Collective c, const std::string& name, int ranks,
+                                    std::string& why) {
+  std::string names;
+  for (const auto& a : algorithms(c)) {
+    names += (names.empty() ? "" : ", ") + std::string(a.name);
+    if (name != a.name) continue;
+    if (a.power_of_two && (ranks & (ranks - 1)) != 0) {
+      why = fmt::format("{} algorithm '{}' needs a power-of-two number of ranks; the job has {}",
+                        collective_name(c), name, ranks);
+      return nullptr;
+    }
+    return &a;
+  }
+  why = fmt::format("{} algorithm '{}' ({})", collective_name(c), name, names);
+  return nullptr;
+}
+
+CollContext::CollContext(Comm& comm_, const CollectiveCall& call_)
+    : comm(comm_),
+      call(call_),
+      tag(static_cast<int>(call_.call % (kTagUpperBound + 1))),
+      rank(comm_.rank()),
+      size(comm_.size()),
+      next_(comm_.window() + kRankScratch),
+      end_(comm_.window() + kRankWindow - 4096) {}
+
+uint64_t CollContext::scratch(uint64_t bytes) {
+  const uint64_t a = next_;
+  next_ += (bytes + 63) & ~uint64_t{63};
+  if (next_ > end_) {
+    comm.hal().fail(fmt::format("{}: temporaries exceed the rank's {} MiB scratch window",
+                                collective_name(call.kind), (kRankWindow - kRankScratch) >> 20));
+  }
+  return a;
+}
+
+void CollContext::copy(uint64_t dst, uint64_t src, uint32_t bytes) {
+  if (bytes == 0 || dst == src) return;
+  std::vector<uint8_t> v(bytes);
+  comm.hal().load(src, v.data(), bytes);
+  comm.hal().store(dst, v.data(), bytes);
+}
+
+void CollContext::combine(uint64_t acc, uint64_t in, uint32_t bytes) {
+  if (bytes == 0) return;
+  std::vector<uint8_t> a(bytes), b(bytes);
+  comm.hal().load(acc, a.data(), bytes);
+  comm.hal().load(in, b.data(), bytes);
+  mpi::combine(call.op, call.type, a.data(), b.data(), bytes);
+  comm.hal().compute(
+      static_cast<uint64_t>(std::ceil(bytes * comm.config().reduce_cycles_per_byte)));
+  comm.hal().store(acc, a.data(), bytes);
+}
+
+void CollContext::send(uint64_t buf, uint32_t bytes, int dest) {
+  comm.send(buf, bytes, dest, tag, kCollective);
+}
+
+void CollContext::recv(uint64_t buf, uint32_t bytes, int src) {
+  comm.recv(buf, bytes, src, tag, kCollective);
+}
+
+void CollContext::sendrecv(uint64_t sbuf, uint32_t sbytes, int dest, uint64_t rbuf, uint32_t rbytes,
+                           int src) {
+  comm.sendrecv(sbuf, sbytes, dest, rbuf, rbytes, src, tag, kCollective);
+}
+
+Collectives::Collectives(Comm& comm, const Algorithms& algorithms)
+    : comm_(comm), algorithms_(algorithms) {
+  for (auto c : {Collective::Barrier, Collective::Bcast, Collective::Reduce, Collective::Allreduce,
+                 Collective::Allgather, Collective::Alltoall, Collective::Alltoallv}) {
+    std::string why;
+    if (!find_algorithm(c, algorithms_.of(c), comm.size(), why)) throw std::invalid_argument(why);
+  }
+}
+
+void Collectives::run(CollectiveCall call) {
+  call.call = calls_++;
+  std::string why;
+  const AlgorithmInfo* a = find_algorithm(call.kind, algorithms_.of(call.kind), comm_.size(), why);
+  Phase phase(comm_.hal(), collective_name(call.kind));
+  comm_.trace().collective_begin(comm_.rank(), call);
+  CollContext c(comm_, call);
+  a->run(c);
+  comm_.trace().collective_end(comm_.rank(), call);
+}
+
+void Collectives::barrier() {
+  CollectiveCall c;
+  c.kind = Collective::Barrier;
+  run(c);
+}
+
+void Collectives::bcast(uint64_t buf, uint32_t bytes, int root) {
+  CollectiveCall c;
+  c.kind = Collective::Bcast;
+  c.recv = buf;
+  c.bytes = bytes;
+  c.root = root;
+  run(c);
+}
+
+void Collectives::reduce(uint64_t send, uint64_t recv, uint32_t bytes, Datatype type, Op op,
+                         int root) {
+  CollectiveCall c;
+  c.kind = Collective::Reduce;
+  c.send = send;
+  c.recv = recv;
+  c.bytes = bytes;
+  c.type = type;
+  c.op = op;
+  c.root = root;
+  run(c);
+}
+
+void Collectives::allreduce(uint64_t send, uint64_t recv, uint32_t bytes, Datatype type, Op op) {
+  CollectiveCall c;
+  c.kind = Collective::Allreduce;
+  c.send = send;
+  c.recv = recv;
+  c.bytes = bytes;
+  c.type = type;
+  c.op = op;
+  run(c);
+}
+
+void Collectives::allgather(uint64_t send, uint64_t recv, uint32_t bytes) {
+  CollectiveCall c;
+  c.kind = Collective::Allgather;
+  c.send = send;
+  c.recv = recv;
+  c.bytes = bytes;
+  run(c);
+}
+
+void Collectives::alltoall(uint64_t send, uint64_t recv, uint32_t bytes) {
+  CollectiveCall c;
+  c.kind = Collective::Alltoall;
+  c.send = send;
+  c.recv = recv;
+  c.bytes = bytes;
+  run(c);
+}
+
+void Collectives::alltoallv(uint64_t send, const std::vector<uint32_t>& send_counts,
+                            const std::vector<uint32_t>& send_displs, uint64_t recv,
+                            const std::vector<uint32_t>& recv_counts,
+                            const std::vector<uint32_t>& recv_displs) {
+  CollectiveCall c;
+  c.kind = Collective::Alltoallv;
+  c.send = send;
+  c.recv = recv;
+  c.send_counts = send_counts;
+  c.send_displs = send_displs;
+  c.recv_counts = recv_counts;
+  c.recv_displs = recv_displs;
+  run(c);
+}
+
+}  // namespace hs::fw::mpi

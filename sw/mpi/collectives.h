@@ -1,0 +1,55 @@
+// MPI collectives over point-to-point (sw/mpi/comm.h) in their own context, each call tagged
+// with the communicator's count of collective calls so consecutive calls never mix. Each
+// collective's algorithm is a named policy (sw/mpi/coll_algorithms.h lists them), chosen per
+// run; every call is reported on the trace port with its buffers, so a checker can verify its
+// result from the inputs. Reductions charge their arithmetic in core cycles per byte.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sw/mpi/comm.h"
+
+namespace hs::fw::mpi {
+
+// An algorithm by name for each collective.
+struct Algorithms {
+  std::string barrier = "recursive_doubling";
+  std::string bcast = "binomial";
+  std::string reduce = "binomial";
+  std::string allreduce = "recursive_doubling";
+  std::string allgather = "ring";
+  std::string alltoall = "pairwise";
+  std::string alltoallv = "pairwise";
+  const std::string& of(Collective c) const;
+};
+
+class Collectives {
+ public:
+  // Throws std::invalid_argument for an unknown algorithm or one `comm`'s size does not allow.
+  Collectives(Comm& comm, const Algorithms& algorithms);
+
+  void barrier();
+  void bcast(uint64_t buf, uint32_t bytes, int root);
+  void reduce(uint64_t send, uint64_t recv, uint32_t bytes, Datatype type, Op op, int root);
+  void allreduce(uint64_t send, uint64_t recv, uint32_t bytes, Datatype type, Op op);
+  // `bytes` from each rank; recv holds size() blocks.
+  void allgather(uint64_t send, uint64_t recv, uint32_t bytes);
+  // `bytes` for each pair: block j of send goes to rank j, block i of recv comes from rank i.
+  void alltoall(uint64_t send, uint64_t recv, uint32_t bytes);
+  // Counts and displacements in bytes, one per rank.
+  void alltoallv(uint64_t send, const std::vector<uint32_t>& send_counts,
+                 const std::vector<uint32_t>& send_displs, uint64_t recv,
+                 const std::vector<uint32_t>& recv_counts,
+                 const std::vector<uint32_t>& recv_displs);
+
+  uint64_t calls() const { return calls_; }
+
+ private:
+  void run(CollectiveCall call);
+  Comm& comm_;
+  Algorithms algorithms_;
+  uint64_t calls_ = 0;
+};
+
+}  // namespace hs::fw::mpi

@@ -1,0 +1,44 @@
+// The message-passing layer's trace port: each rank reports its messages and collective calls
+// here (as it would to a trace buffer) so a checker can verify matching and every collective's
+// result in any run. The default does nothing.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sw/mpi/reduce_op.h"
+
+namespace hs::fw::mpi {
+
+enum class Collective { Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall, Alltoallv };
+const char* collective_name(Collective c);
+
+// One rank's view of a collective call. Addresses are the rank's buffers in its node's memory;
+// sizes in bytes. Bcast: `recv` is the buffer (the root's holds the data). Allgather: `bytes`
+// per rank. Alltoall: `bytes` per pair. Alltoallv: the count and displacement lists.
+struct CollectiveCall {
+  Collective kind = Collective::Barrier;
+  uint64_t call = 0;  // the communicator's collective calls so far
+  int root = 0;
+  Op op = Op::Sum;
+  Datatype type = Datatype::Int64;
+  uint64_t send = 0, recv = 0;
+  uint32_t bytes = 0;
+  std::vector<uint32_t> send_counts, send_displs, recv_counts, recv_displs;
+};
+
+class MpiTrace {
+ public:
+  virtual ~MpiTrace() = default;
+  virtual void sent(int /*rank*/, int /*dest*/, int /*ctx*/, int /*tag*/, uint32_t /*seq*/,
+                    uint32_t /*bytes*/) {}
+  // A message bound to a receive (posted, or taking it from the unexpected queue).
+  virtual void matched(int /*rank*/, int /*src*/, int /*ctx*/, int /*tag*/, uint32_t /*seq*/,
+                       uint32_t /*bytes*/) {}
+  // A matched message's data is all in the receive buffer.
+  virtual void received(int /*rank*/, int /*src*/, int /*ctx*/, int /*tag*/, uint32_t /*seq*/,
+                        uint32_t /*bytes*/) {}
+  virtual void collective_begin(int /*rank*/, const CollectiveCall&) {}
+  virtual void collective_end(int /*rank*/, const CollectiveCall&) {}
+};
+
+}  // namespace hs::fw::mpi

@@ -1,0 +1,79 @@
+// The message-passing layer's checker: it listens on the layer's trace port and reads the
+// ranks' buffers from node memory (a backdoor: no simulated time), and fails the run on any
+// violation of (each rule a named check, mpi_rules below):
+// - matching: every match names a message sent to that rank; no message is matched twice;
+//   messages from one source with one tag (and context) match in the order sent; by the end
+//   of the run every message sent has been matched and received;
+// - collectives: every rank makes the same call (kind, root, sizes, and alltoallv's counts
+//   pairwise consistent); no rank leaves a barrier before every rank entered it; every
+//   result equals the reference the checker computes from the inputs it read at entry.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sw/mpi/trace.h"
+
+namespace hs::checkers {
+
+namespace mpi_rules {
+constexpr const char* kMatchedSent = "MPI matching: every match is of a message sent to that rank";
+constexpr const char* kMatchedOnce = "MPI matching: no message is matched twice";
+constexpr const char* kInOrder =
+    "MPI matching: messages from one source with one tag match in the order sent";
+constexpr const char* kAllReceived =
+    "MPI matching: every message sent is matched and received by the end of the run";
+constexpr const char* kSameCall =
+    "MPI collectives: every rank makes the same call (kind, root, sizes)";
+constexpr const char* kBarrier =
+    "MPI collectives: no rank leaves a barrier before every rank entered it";
+constexpr const char* kResult =
+    "MPI collectives: every result equals the reference computed from the inputs";
+}  // namespace mpi_rules
+
+class MpiChecker : public fw::mpi::MpiTrace {
+ public:
+  // Reads `len` bytes at `addr` in rank `rank`'s node memory.
+  using Peek = std::function<void(int rank, uint64_t addr, void* dst, size_t len)>;
+  // Registers every rule, so a report lists them all even when a run never reaches one.
+  MpiChecker(int ranks, Peek peek);
+
+  void sent(int rank, int dest, int ctx, int tag, uint32_t seq, uint32_t bytes) override;
+  void matched(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) override;
+  void received(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) override;
+  void collective_begin(int rank, const fw::mpi::CollectiveCall& call) override;
+  void collective_end(int rank, const fw::mpi::CollectiveCall& call) override;
+  // The end of the run: every message matched and received, every collective finished.
+  void finish();
+
+  uint64_t messages() const { return messages_; }
+  uint64_t collectives_verified() const { return verified_; }
+  uint64_t result_bytes_verified() const { return result_bytes_; }
+
+ private:
+  struct Message {
+    int ctx, tag;
+    uint32_t seq, bytes;
+    bool matched = false, received = false;
+  };
+  struct Call {
+    std::vector<fw::mpi::CollectiveCall> calls;  // per rank (kind Barrier until it begins)
+    std::vector<bool> begun, ended;
+    std::vector<std::vector<uint8_t>> in, out;
+    int begun_count = 0, ended_count = 0;
+  };
+  std::deque<Message>& pair(int src, int dest);
+  void verify(uint64_t index, Call& c);
+  std::vector<uint8_t> read(int rank, uint64_t addr, size_t len) const;
+
+  int ranks_;
+  Peek peek_;
+  std::map<std::pair<int, int>, std::deque<Message>> pairs_;
+  std::map<uint64_t, Call> calls_;
+  uint64_t messages_ = 0, verified_ = 0, result_bytes_ = 0;
+};
+
+}  // namespace hs::checkers

@@ -1,0 +1,211 @@
+#include "testbench/runner/mpi_job.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <stdexcept>
+
+#include "sw/dcmf/dma_share.h"
+#include "sw/mpi/coll_algorithms.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::runner {
+
+namespace mpi = hs::fw::mpi;
+
+namespace {
+std::vector<std::string> orders() {
+  std::string s = "TXYZ";
+  std::vector<std::string> v;
+  do {
+    v.push_back(s);
+  } while (std::next_permutation(s.begin(), s.end()));
+  // The Blue Gene/P default first.
+  std::rotate(v.begin(), std::find(v.begin(), v.end(), "XYZT"), v.end());
+  return v;
+}
+
+std::vector<std::string> names(mpi::Collective c) {
+  std::vector<std::string> v;
+  for (const auto& a : mpi::algorithms(c)) v.emplace_back(a.name);
+  return v;
+}
+}  // namespace
+
+std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
+  auto job = std::make_shared<MpiJob>();
+  ParamScope p("mpi");
+  job->mode = mpi::parse_node_mode(p.choice(
+      "mode", "smp", "node mode: smp (1 rank a node), dual (2) or vn (4), each rank on a core",
+      {"smp", "dual", "vn"}));
+  const std::string order =
+      p.choice("mapping", "XYZT",
+               "rank order over the torus: a permutation of XYZT, the first letter varying fastest "
+               "(T: the core on the node)",
+               orders());
+  const std::string file = p.text(
+      "mapping_file", "",
+      "a mapping file (one \"x y z t\" line per rank, in rank order) instead of mpi.mapping");
+  auto& c = job->cfg;
+  c.eager_limit =
+      static_cast<uint32_t>(p.integer("eager_limit", c.eager_limit, "B",
+                                      "largest message sent eagerly", Range::between(0, 1 << 24)));
+  c.split_limit = static_cast<uint32_t>(p.integer(
+      "split_limit", c.split_limit, "B",
+      "largest message sent by the split transfer; rendezvous above", Range::between(0, 1 << 30)));
+  c.match_cycles = static_cast<uint64_t>(p.integer(
+      "match_cycles", static_cast<int64_t>(c.match_cycles), "cycles",
+      "core cycles per matching step (queue search, request set-up)", Range::between(0, 1e6)));
+  c.reduce_cycles_per_byte =
+      p.real("reduce_cycles_per_byte", c.reduce_cycles_per_byte, "cycles/B",
+             "core cycles per byte of reduction arithmetic", Range::between(0, 1e3));
+  c.pipeline_bytes =
+      static_cast<uint32_t>(p.integer("pipeline_bytes", c.pipeline_bytes, "B",
+                                      "ring broadcast segment", Range::between(8, 1 << 24)));
+  c.messenger.interrupts =
+      p.flag("interrupts", true, "ranks wait for the DMA by interrupt (false: poll)");
+  ParamScope a("mpi.algorithm");
+  auto& al = job->algorithms;
+  const auto pick = [&](mpi::Collective k, std::string& into) {
+    into = a.choice(mpi::collective_name(k), into,
+                    fmt::format("{} algorithm", mpi::collective_name(k)), names(k));
+  };
+  pick(mpi::Collective::Barrier, al.barrier);
+  pick(mpi::Collective::Bcast, al.bcast);
+  pick(mpi::Collective::Reduce, al.reduce);
+  pick(mpi::Collective::Allreduce, al.allreduce);
+  pick(mpi::Collective::Allgather, al.allgather);
+  pick(mpi::Collective::Alltoall, al.alltoall);
+  pick(mpi::Collective::Alltoallv, al.alltoallv);
+
+  const auto& shape = m.machine.shape();
+  const int rpn = mpi::ranks_per_node(job->mode);
+  const std::string mode_name = mpi::node_mode_name(job->mode);
+  try {
+    job->map =
+        std::make_shared<mpi::RankMap>(file.empty() ? mpi::RankMap::by_order(shape, rpn, order)
+                                                    : mpi::RankMap::from_file(shape, rpn, file));
+  } catch (const std::invalid_argument& e) {
+    throw InputError(
+        fmt::format("parameter 'mpi.mapping{}': {}", file.empty() ? "" : "_file", e.what()));
+  }
+  job->mapping = file.empty() ? order : file;
+  for (auto k : {mpi::Collective::Barrier, mpi::Collective::Bcast, mpi::Collective::Reduce,
+                 mpi::Collective::Allreduce, mpi::Collective::Allgather, mpi::Collective::Alltoall,
+                 mpi::Collective::Alltoallv}) {
+    std::string why;
+    if (!mpi::find_algorithm(k, al.of(k), job->map->size(), why)) {
+      throw InputError(
+          fmt::format("parameter 'mpi.algorithm.{}': {}", mpi::collective_name(k), why));
+    }
+  }
+  torus::ComputeNode& node0 = m.machine.node(0);
+  if (static_cast<int>(node0.core_list.size()) < rpn) {
+    throw InputError(
+        fmt::format("parameter 'torus.node.cores' = {}: {} mode runs {} ranks a "
+                    "node, each on its own core",
+                    node0.core_list.size(), mode_name, rpn));
+  }
+  const auto& dma = node0.dma->config();
+  c.messenger.counter_groups = static_cast<int>(dma.injection_bank.groups);
+  c.messenger.counters_per_group = static_cast<int>(dma.injection_bank.per_group);
+  c.messenger.injection_fifos = dma.injection_fifos;
+  c.messenger.reception_fifos = dma.reception_fifos;
+  try {
+    fw::dcmf::dma_share(0, rpn, dma.injection_fifos, dma.reception_fifos,
+                        c.messenger.counter_groups);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(
+        fmt::format("parameters 'torus.node.dma.*' in {} mode: {}", mode_name, e.what()));
+  }
+  require_dma_fifos(m, 0, rpn, "the message-passing layer");
+  node0.dram->require(mpi::rank_memory(rpn - 1) + mpi::kRankWindow,
+                      fmt::format("{} ranks' memory windows", rpn));
+  job->core_hz = node0.core_list[0]->clock_hz();
+  job->counts.resize(static_cast<size_t>(job->map->size()));
+  job->finished.assign(static_cast<size_t>(job->map->size()), false);
+  auto map = job->map;
+  torus::TorusMachine* machine = &m.machine;
+  job->checker = std::make_shared<checkers::MpiChecker>(
+      map->size(), [machine, map](int rank, uint64_t addr, void* dst, size_t len) {
+        machine->node(map->place(rank).node).dram->peek(addr, dst, len);
+      });
+  m.keep.push_back(job);
+  return job;
+}
+
+void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program) {
+  const torus::TorusShape shape = m.machine.shape();
+  MpiJob* j = job.get();
+  for (int r = 0; r < job->map->size(); ++r) {
+    const auto& place = job->map->place(r);
+    m.machine.node(place.node)
+        .core_list[static_cast<size_t>(place.t)]
+        ->set_firmware([j, shape, r, program](fw::Hal& hal) {
+          mpi::Comm comm(hal, j->cfg, shape, *j->map, r, j->checker.get());
+          comm.init();
+          mpi::Collectives coll(comm, j->algorithms);
+          program(comm, coll);
+          j->counts[static_cast<size_t>(r)] = comm.counts();
+          j->finished[static_cast<size_t>(r)] = true;
+        });
+  }
+}
+
+nlohmann::json MpiJob::json() const {
+  checker->finish();
+  uint64_t msgs = 0, bytes = 0, unexpected = 0;
+  for (const auto& c : counts) {
+    msgs += c.messages_sent;
+    bytes += c.bytes_sent;
+    unexpected += c.unexpected;
+  }
+  nlohmann::json j;
+  j["mode"] = mpi::node_mode_name(mode);
+  j["mapping"] = mapping;
+  j["ranks"] = map->size();
+  j["ranks_finished"] = std::count(finished.begin(), finished.end(), true);
+  j["messages"] = msgs;
+  j["bytes"] = bytes;
+  j["unexpected_messages"] = unexpected;
+  j["messages_checked"] = checker->messages();
+  j["collectives_verified"] = checker->collectives_verified();
+  j["collective_result_bytes_verified"] = checker->result_bytes_verified();
+  j["algorithms"] = {{"barrier", algorithms.barrier},     {"bcast", algorithms.bcast},
+                     {"reduce", algorithms.reduce},       {"allreduce", algorithms.allreduce},
+                     {"allgather", algorithms.allgather}, {"alltoall", algorithms.alltoall},
+                     {"alltoallv", algorithms.alltoallv}};
+  return j;
+}
+
+nlohmann::json motif_json(const MpiJob& job, const std::vector<fw::motifs::Timing>& timing) {
+  double slowest = 0, sum = 0;
+  uint64_t compute = 0, comm = 0, messages = 0, bytes = 0;
+  size_t iterations = 0;
+  for (const auto& t : timing) {
+    if (t.iteration_cycles.empty()) continue;
+    double total = 0;
+    for (uint64_t c : t.iteration_cycles) total += static_cast<double>(c);
+    const double mean = total / static_cast<double>(t.iteration_cycles.size());
+    slowest = std::max(slowest, mean);
+    sum += mean;
+    compute += t.compute_cycles;
+    comm += t.comm_cycles;
+    messages += t.messages;
+    bytes += t.bytes;
+    iterations = t.iteration_cycles.size();
+  }
+  nlohmann::json j = job.json();
+  const double ns = 1e9 / job.core_hz;
+  j["iterations"] = iterations;
+  j["time_per_iteration_ns"] = slowest * ns;
+  j["mean_rank_time_per_iteration_ns"] = timing.empty() ? 0 : sum / timing.size() * ns;
+  j["compute_fraction"] = compute + comm ? double(compute) / double(compute + comm) : 0;
+  j["communication_ns_per_iteration"] =
+      iterations && !timing.empty() ? double(comm) / timing.size() / iterations * ns : 0;
+  j["messages_per_iteration"] = iterations ? double(messages) / iterations : 0;
+  j["bytes_per_iteration"] = iterations ? double(bytes) / iterations : 0;
+  return j;
+}
+
+}  // namespace hs::runner

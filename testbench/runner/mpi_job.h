@@ -1,0 +1,47 @@
+// An MPI job on the torus machine, shared by the workloads that run one: the mpi.* parameters
+// (node mode, mapping, protocol thresholds, collective algorithms), the rank map, each rank's
+// firmware on its own core, and the MPI checker. Bad input is refused before the run
+// (InputError): an unknown mode, mapping or algorithm, a mapping file's mistakes (file:line),
+// too few cores, FIFOs or counter groups for the mode.
+#pragma once
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "sw/apps/mpi_motifs.h"
+#include "sw/mpi/collectives.h"
+#include "testbench/checkers/mpi_checker.h"
+#include "testbench/runner/torus_model.h"
+
+namespace hs::runner {
+
+struct MpiJob {
+  fw::mpi::MpiConfig cfg;
+  fw::mpi::Algorithms algorithms;
+  fw::mpi::NodeMode mode = fw::mpi::NodeMode::Smp;
+  std::string mapping;  // the order, or the mapping file
+  std::shared_ptr<const fw::mpi::RankMap> map;
+  std::shared_ptr<checkers::MpiChecker> checker;
+  std::vector<fw::mpi::RankCounts> counts;  // per rank, when its program has finished
+  std::vector<bool> finished;
+  double core_hz = 0;
+
+  int ranks() const { return map->size(); }
+  // The job's figures: mode, mapping, ranks, messages and bytes, what the checker verified.
+  nlohmann::json json() const;
+};
+
+// Declares the mpi.* parameters and builds the job on `m` (the checker armed).
+std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m);
+
+// Runs `program` as every rank, each on its node's core t, after the layer's set-up.
+using RankProgram = std::function<void(fw::mpi::Comm&, fw::mpi::Collectives&)>;
+void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program);
+
+// A motif's figures from every rank's timing: time per iteration (the slowest rank's mean and
+// the mean over ranks), the compute/communication split, and messages and bytes per
+// iteration over all ranks.
+nlohmann::json motif_json(const MpiJob& job, const std::vector<fw::motifs::Timing>& timing);
+
+}  // namespace hs::runner

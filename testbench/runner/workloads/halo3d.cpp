@@ -1,0 +1,53 @@
+// The halo3d motif (sw/apps/mpi_motifs.h): a periodic 3D grid of ranks swapping faces with
+// their 6 neighbours between compute steps.
+#include <fmt/format.h>
+#include <memory>
+
+#include "testbench/runner/mpi_job.h"
+#include "testbench/runner/workload_registry.h"
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::runner {
+
+HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
+                   "3D halo exchange: each rank computes, then swaps faces with its 6 "
+                   "neighbours") {
+  auto job = declare_mpi_job(m);
+  ParamScope p("workload");
+  fw::motifs::HaloConfig cfg;
+  cfg.iterations = static_cast<int>(
+      p.integer("iterations", cfg.iterations, "", "timed iterations", Range::between(1, 100000)));
+  cfg.warmup = static_cast<int>(
+      p.integer("warmup", cfg.warmup, "", "untimed iterations first", Range::between(0, 1000)));
+  cfg.cells = static_cast<int>(p.integer("cells", cfg.cells, "cells",
+                                         "cells along each edge of a rank's block",
+                                         Range::between(1, 1024)));
+  cfg.bytes_per_cell =
+      static_cast<uint32_t>(p.integer("bytes_per_cell", cfg.bytes_per_cell, "B",
+                                      "bytes a face carries per cell", Range::between(1, 1024)));
+  cfg.cycles_per_cell = p.real("cycles_per_cell", cfg.cycles_per_cell, "cycles",
+                               "compute per cell and iteration", Range::between(0, 1e6));
+  const uint64_t face = uint64_t(cfg.cells) * cfg.cells * cfg.bytes_per_cell;
+  if (6 * face > (uint64_t{32} << 20)) {
+    throw InputError(
+        fmt::format("workload.cells = {}: six faces of {} B exceed the motif's "
+                    "32 MiB buffers",
+                    cfg.cells, face));
+  }
+  auto timing =
+      std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
+  m.keep.push_back(timing);
+  install_ranks(m, job, [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives&) {
+    fw::motifs::halo3d(comm, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
+  });
+  const auto dims = fw::motifs::grid_dims(job->ranks());
+  m.results = [job, timing, dims, face] {
+    nlohmann::json r = motif_json(*job, *timing);
+    r["grid"] = fmt::format("{}x{}x{}", dims[0], dims[1], dims[2]);
+    r["face_bytes"] = face;
+    return r;
+  };
+}
+
+}  // namespace hs::runner
