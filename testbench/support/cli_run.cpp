@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <stdexcept>
 
 namespace hs::testing {
@@ -82,6 +83,18 @@ std::string write_temp_file(const std::string& name, const std::string& text) {
   const std::string path = temp_path(name);
   std::ofstream(path) << text;
   return path;
+}
+
+std::string without_sanitizer_notices(const std::string& text) {
+  std::string out, line;
+  std::istringstream in(text);
+  while (std::getline(in, line)) {
+    const bool notice = line.rfind("==", 0) == 0 ||
+                        line.find("False positive error reports") == 0 ||
+                        line.find("github.com/google/sanitizers") != std::string::npos;
+    if (!notice) out += line + "\n";
+  }
+  return out;
 }
 
 }  // namespace hs::testing

@@ -31,6 +31,10 @@ struct RunHold {
   void wait(int pid) const;
 };
 
+// `text` without AddressSanitizer's notices about SystemC's coroutine stack switches: in a
+// sanitizer build they are the only lines a quiet run may print besides its own.
+std::string without_sanitizer_notices(const std::string& text);
+
 // A whole file as text ("" if it cannot be read).
 std::string file_text(const std::string& path);
 // Writes `text` to temp_path(name) and returns that path.

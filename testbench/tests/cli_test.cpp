@@ -24,19 +24,7 @@ using Json = nlohmann::json;
 namespace {
 
 using hs::testing::hybridsim;
-
-// AddressSanitizer warns about SystemC's coroutine stack switches; nothing else may print.
-std::string without_sanitizer_notices(const std::string& text) {
-  std::string out, line;
-  std::istringstream in(text);
-  while (std::getline(in, line)) {
-    const bool notice = line.rfind("==", 0) == 0 ||
-                        line.find("False positive error reports") == 0 ||
-                        line.find("github.com/google/sanitizers") != std::string::npos;
-    if (!notice) out += line + "\n";
-  }
-  return out;
-}
+using hs::testing::without_sanitizer_notices;
 
 std::string tmp(const std::string& name) {
   return hs::testing::temp_path(name);

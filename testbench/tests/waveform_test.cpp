@@ -18,23 +18,12 @@ namespace fs = std::filesystem;
 using hs::testing::file_text;
 using hs::testing::hybridsim;
 
+using hs::testing::without_sanitizer_notices;
+
 namespace {
 
 std::string tmp(const std::string& name) {
   return hs::testing::temp_path(name);
-}
-
-// AddressSanitizer's notices about SystemC's stack switches are not the program's output.
-std::string without_sanitizer_notices(const std::string& text) {
-  std::string out, line;
-  std::istringstream in(text);
-  while (std::getline(in, line)) {
-    const bool notice = line.rfind("==", 0) == 0 ||
-                        line.find("False positive error reports") == 0 ||
-                        line.find("github.com/google/sanitizers") != std::string::npos;
-    if (!notice) out += line + "\n";
-  }
-  return out;
 }
 
 // What a VCD declares: every scope path and every signal's full name as GTKWave lists it
