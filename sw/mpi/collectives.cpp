@@ -1,6 +1,7 @@
 #include "sw/mpi/collectives.h"
 
 #include <fmt/format.h>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -28,81 +29,48 @@ const char* collective_name(Collective c) {
   return "?";
 }
 
-const std::string& Algorithms::of(Collective c) const {
-  switch (c) {
-    case Collective::Barrier:
-      return barrier;
-    case Collective::Bcast:
-      return bcast;
-    case Collective::Reduce:
-      return reduce;
-    case Collective::Allreduce:
-      return allreduce;
-    case Collective::Allgather:
-      return allgather;
-    case Collective::Alltoall:
-      return alltoall;
-    case Collective::Alltoallv:
-      return alltoallv;
-  }
-  return barrier;
-}
-
 const std::vector<AlgorithmInfo>& algorithms(Collective c) {
-  static const std::vector<AlgorithmInfo> barrier = {
-      {"recursive_doubling", "dissemination: log2(P) rounds of empty messages", false,
-       barrier_recursive_doubling},
-      {"binomial", "gather up a binomial tree to rank 0, release down it", false,
-       barrier_binomial}};
-  static const std::vector<AlgorithmInfo> bcast = {
-      {"binomial", "binomial tree from the root: log2(P) rounds", false, bcast_binomial},
-      {"ring", "pipelined chain from the root in segments of mpi.pipeline_bytes", false,
-       bcast_ring}};
-  static const std::vector<AlgorithmInfo> reduce = {
-      {"binomial", "binomial tree towards the root: log2(P) rounds", false, reduce_binomial},
-      {"ring", "chain towards the root, each rank adding its part", false, reduce_ring}};
-  static const std::vector<AlgorithmInfo> allreduce = {
-      {"recursive_doubling", "log2(P) exchanges of the whole vector (extra ranks folded in)", false,
-       allreduce_recursive_doubling},
-      {"ring", "reduce-scatter then allgather around the ring: 2(P-1) steps of 1/P", false,
-       allreduce_ring},
-      {"binomial", "binomial reduce to rank 0, then binomial broadcast", false,
-       allreduce_binomial}};
-  static const std::vector<AlgorithmInfo> allgather = {
-      {"ring", "P-1 steps passing blocks to the next rank", false, allgather_ring},
-      {"recursive_doubling", "log2(P) exchanges of doubling size", true,
-       allgather_recursive_doubling}};
-  static const std::vector<AlgorithmInfo> alltoall = {
-      {"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
-       alltoall_pairwise},
-      {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
-       alltoall_ring},
-      {"linear", "every receive and send posted at once; the network orders them", false,
-       alltoall_linear}};
-  static const std::vector<AlgorithmInfo> alltoallv = {
-      {"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
-       alltoallv_pairwise},
-      {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
-       alltoallv_ring},
-      {"linear", "every receive and send posted at once; the network orders them", false,
-       alltoallv_linear}};
-  switch (c) {
-    case Collective::Barrier:
-      return barrier;
-    case Collective::Bcast:
-      return bcast;
-    case Collective::Reduce:
-      return reduce;
-    case Collective::Allreduce:
-      return allreduce;
-    case Collective::Allgather:
-      return allgather;
-    case Collective::Alltoall:
-      return alltoall;
-    case Collective::Alltoallv:
-      return alltoallv;
-  }
-  return barrier;
+  // One table per collective, in the enum's order.
+  static const std::array<std::vector<AlgorithmInfo>, kCollectiveCount> tables = {{
+      // barrier
+      {{"recursive_doubling", "dissemination: log2(P) rounds of empty messages", false,
+        barrier_recursive_doubling},
+       {"binomial", "gather up a binomial tree to rank 0, release down it", false,
+        barrier_binomial}},
+      // bcast
+      {{"binomial", "binomial tree from the root: log2(P) rounds", false, bcast_binomial},
+       {"ring", "pipelined chain from the root in segments of mpi.pipeline_bytes", false,
+        bcast_ring}},
+      // reduce
+      {{"binomial", "binomial tree towards the root: log2(P) rounds", false, reduce_binomial},
+       {"ring", "chain towards the root, each rank adding its part", false, reduce_ring}},
+      // allreduce
+      {{"recursive_doubling", "log2(P) exchanges of the whole vector (extra ranks folded in)",
+        false, allreduce_recursive_doubling},
+       {"ring", "reduce-scatter then allgather around the ring: 2(P-1) steps of 1/P", false,
+        allreduce_ring},
+       {"binomial", "binomial reduce to rank 0, then binomial broadcast", false,
+        allreduce_binomial}},
+      // allgather
+      {{"ring", "P-1 steps passing blocks to the next rank", false, allgather_ring},
+       {"recursive_doubling", "log2(P) exchanges of doubling size", true,
+        allgather_recursive_doubling}},
+      // alltoall
+      {{"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
+        alltoall_pairwise},
+       {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
+        alltoall_ring},
+       {"linear", "every receive and send posted at once; the network orders them", false,
+        alltoall_linear}},
+      // alltoallv
+      {{"pairwise", "pairwise exchange: in step k each rank swaps with rank XOR k", true,
+        alltoallv_pairwise},
+       {"ring", "in step k each rank sends to rank+k and receives from rank-k", false,
+        alltoallv_ring},
+       {"linear", "every receive and send posted at once; the network orders them", false,
+        alltoallv_linear}},
+  }};
+  return tables[static_cast<size_t>(c)];
 }
 
 const AlgorithmInfo* find_algorithm(Collective c, const std::string& name, int ranks,
@@ -172,19 +140,18 @@ void CollContext::sendrecv(uint64_t sbuf, uint32_t sbytes, int dest, uint64_t rb
   comm.sendrecv(sbuf, sbytes, dest, rbuf, rbytes, src, tag, kCollective);
 }
 
-Collectives::Collectives(Comm& comm, const Algorithms& algorithms)
-    : comm_(comm), algorithms_(algorithms) {
-  for (auto c : {Collective::Barrier, Collective::Bcast, Collective::Reduce, Collective::Allreduce,
-                 Collective::Allgather, Collective::Alltoall, Collective::Alltoallv}) {
+Collectives::Collectives(Comm& comm, const Algorithms& algorithms) : comm_(comm) {
+  for (auto c : kAllCollectives) {
     std::string why;
-    if (!find_algorithm(c, algorithms_.of(c), comm.size(), why)) throw std::invalid_argument(why);
+    const AlgorithmInfo* a = find_algorithm(c, algorithms.of(c), comm.size(), why);
+    if (!a) throw std::invalid_argument(why);
+    chosen_[static_cast<size_t>(c)] = a;
   }
 }
 
 void Collectives::run(CollectiveCall call) {
   call.call = calls_++;
-  std::string why;
-  const AlgorithmInfo* a = find_algorithm(call.kind, algorithms_.of(call.kind), comm_.size(), why);
+  const AlgorithmInfo* a = chosen_[static_cast<size_t>(call.kind)];
   Phase phase(comm_.hal(), collective_name(call.kind));
   comm_.trace().collective_begin(comm_.rank(), call);
   CollContext c(comm_, call);

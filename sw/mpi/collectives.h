@@ -4,6 +4,7 @@
 // run; every call is reported on the trace port with its buffers, so a checker can verify its
 // result from the inputs. Reductions charge their arithmetic in core cycles per byte.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,16 +13,15 @@
 
 namespace hs::fw::mpi {
 
+struct AlgorithmInfo;
+
 // An algorithm by name for each collective.
 struct Algorithms {
-  std::string barrier = "recursive_doubling";
-  std::string bcast = "binomial";
-  std::string reduce = "binomial";
-  std::string allreduce = "recursive_doubling";
-  std::string allgather = "ring";
-  std::string alltoall = "pairwise";
-  std::string alltoallv = "pairwise";
-  const std::string& of(Collective c) const;
+  std::array<std::string, kCollectiveCount> by_collective = {
+      "recursive_doubling", "binomial", "binomial", "recursive_doubling", "ring",
+      "pairwise",           "pairwise"};
+  const std::string& of(Collective c) const { return by_collective[static_cast<size_t>(c)]; }
+  std::string& of(Collective c) { return by_collective[static_cast<size_t>(c)]; }
 };
 
 class Collectives {
@@ -48,7 +48,8 @@ class Collectives {
  private:
   void run(CollectiveCall call);
   Comm& comm_;
-  Algorithms algorithms_;
+  // Each collective's algorithm, found once (the constructor refuses unknown ones).
+  std::array<const AlgorithmInfo*, kCollectiveCount> chosen_{};
   uint64_t calls_ = 0;
 };
 

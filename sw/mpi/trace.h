@@ -2,7 +2,9 @@
 // here (as it would to a trace buffer) so a checker can verify matching and every collective's
 // result in any run. The default does nothing.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "sw/mpi/reduce_op.h"
@@ -10,6 +12,11 @@
 namespace hs::fw::mpi {
 
 enum class Collective { Barrier, Bcast, Reduce, Allreduce, Allgather, Alltoall, Alltoallv };
+// Every collective, in the enum's order (its index is the enum's value).
+inline constexpr Collective kAllCollectives[] = {
+    Collective::Barrier,   Collective::Bcast,    Collective::Reduce,   Collective::Allreduce,
+    Collective::Allgather, Collective::Alltoall, Collective::Alltoallv};
+inline constexpr size_t kCollectiveCount = std::size(kAllCollectives);
 const char* collective_name(Collective c);
 
 // One rank's view of a collective call. Addresses are the rank's buffers in its node's memory;

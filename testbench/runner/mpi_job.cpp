@@ -70,13 +70,7 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
     into = a.choice(mpi::collective_name(k), into,
                     fmt::format("{} algorithm", mpi::collective_name(k)), names(k));
   };
-  pick(mpi::Collective::Barrier, al.barrier);
-  pick(mpi::Collective::Bcast, al.bcast);
-  pick(mpi::Collective::Reduce, al.reduce);
-  pick(mpi::Collective::Allreduce, al.allreduce);
-  pick(mpi::Collective::Allgather, al.allgather);
-  pick(mpi::Collective::Alltoall, al.alltoall);
-  pick(mpi::Collective::Alltoallv, al.alltoallv);
+  for (auto k : mpi::kAllCollectives) pick(k, al.of(k));
 
   const auto& shape = m.machine.shape();
   const int rpn = mpi::ranks_per_node(job->mode);
@@ -90,9 +84,7 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
         fmt::format("parameter 'mpi.mapping{}': {}", file.empty() ? "" : "_file", e.what()));
   }
   job->mapping = file.empty() ? order : file;
-  for (auto k : {mpi::Collective::Barrier, mpi::Collective::Bcast, mpi::Collective::Reduce,
-                 mpi::Collective::Allreduce, mpi::Collective::Allgather, mpi::Collective::Alltoall,
-                 mpi::Collective::Alltoallv}) {
+  for (auto k : mpi::kAllCollectives) {
     std::string why;
     if (!mpi::find_algorithm(k, al.of(k), job->map->size(), why)) {
       throw InputError(
@@ -171,10 +163,7 @@ nlohmann::json MpiJob::json() const {
   j["messages_checked"] = checker->messages();
   j["collectives_verified"] = checker->collectives_verified();
   j["collective_result_bytes_verified"] = checker->result_bytes_verified();
-  j["algorithms"] = {{"barrier", algorithms.barrier},     {"bcast", algorithms.bcast},
-                     {"reduce", algorithms.reduce},       {"allreduce", algorithms.allreduce},
-                     {"allgather", algorithms.allgather}, {"alltoall", algorithms.alltoall},
-                     {"alltoallv", algorithms.alltoallv}};
+  for (auto k : mpi::kAllCollectives) j["algorithms"][mpi::collective_name(k)] = algorithms.of(k);
   return j;
 }
 

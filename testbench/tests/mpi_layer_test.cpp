@@ -237,8 +237,7 @@ TEST(CollectiveAlgorithms, UnknownNamesAndRankCountsAreExplained) {
   EXPECT_FALSE(find_algorithm(Collective::Alltoall, "pairwise", 6, why));
   EXPECT_EQ(why,
             "alltoall algorithm 'pairwise' needs a power-of-two number of ranks; the job has 6");
-  for (auto c : {Collective::Barrier, Collective::Bcast, Collective::Reduce, Collective::Allreduce,
-                 Collective::Allgather, Collective::Alltoall, Collective::Alltoallv}) {
+  for (auto c : kAllCollectives) {
     EXPECT_GE(algorithms(c).size(), 2u) << collective_name(c);
   }
 }

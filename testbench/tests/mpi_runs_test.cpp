@@ -37,11 +37,6 @@ std::string error(const json& r) {
   return r.value("error", std::string());
 }
 
-const std::vector<mpi::Collective> kCollectives = {
-    mpi::Collective::Barrier,   mpi::Collective::Bcast,     mpi::Collective::Reduce,
-    mpi::Collective::Allreduce, mpi::Collective::Allgather, mpi::Collective::Alltoall,
-    mpi::Collective::Alltoallv};
-
 // Small enough thresholds that short messages still cover eager, split and rendezvous.
 const std::vector<std::string> kSmallProtocols = {"mpi.eager_limit=256", "mpi.split_limit=2048",
                                                   "workload.largest_message=4000",
@@ -153,7 +148,7 @@ TEST_P(Algorithm, ResultsVerifiedOnSixteenRanksAndOnSix) {
 
 std::vector<std::tuple<mpi::Collective, std::string>> every_algorithm() {
   std::vector<std::tuple<mpi::Collective, std::string>> v;
-  for (auto c : kCollectives) {
+  for (auto c : mpi::kAllCollectives) {
     for (const auto& a : mpi::algorithms(c)) v.emplace_back(c, a.name);
   }
   return v;
