@@ -68,6 +68,16 @@ void expect_intact(const WriteStream& r) {
   for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;
 }
 
+// A full-size TLP's time on the wire, and a NAK's round trip (two flights and the DLLP).
+struct ReplayTimes {
+  sc_time ser, nak_round_trip;
+};
+ReplayTimes replay_times(const PcieConfig& c) {
+  const double rate = c.bytes_per_second();
+  return {transfer_time(kMps + 20, rate),
+          sc_time(2 * c.latency_ns, SC_NS) + transfer_time(PcieConfig::kDllpWireBytes, rate)};
+}
+
 }  // namespace
 
 TEST(PcieFaults, CorruptedTlpIsReplayedAfterItsNak) {
@@ -79,11 +89,7 @@ TEST(PcieFaults, CorruptedTlpIsReplayedAfterItsNak) {
   EXPECT_EQ(stat("pcie0.up", "dllps_nak"), 1u);
   EXPECT_EQ(stat("pcie0.down", "replay_timeouts"), 0u);
   // The third TLP arrives after its corrupted copy, the NAK's round trip and its replay.
-  const PcieConfig& c = r.tb->link->config();
-  const double rate = c.bytes_per_second();
-  const sc_time ser = transfer_time(kMps + 20, rate);
-  const sc_time nak_round_trip =
-      sc_time(2 * c.latency_ns, SC_NS) + transfer_time(PcieConfig::kDllpWireBytes, rate);
+  const auto [ser, nak_round_trip] = replay_times(r.tb->link->config());
   const auto& w = r.tb->mem_b->writes;
   EXPECT_EQ(w[2].at - w[1].at, ser + nak_round_trip + ser);
   EXPECT_EQ(w[3].at - w[2].at, ser);  // the TLPs behind it follow at once
@@ -99,7 +105,7 @@ TEST(PcieFaults, LostNakIsRecoveredByTheReplayTimer) {
   // The timer runs from the corrupted copy's start: three ACK round trips by default.
   const PcieConfig& c = r.tb->link->config();
   EXPECT_DOUBLE_EQ(c.replay_timeout_ns, 3 * (2 * c.latency_ns + c.ack_timer_ns));
-  const sc_time ser = transfer_time(kMps + 20, c.bytes_per_second());
+  const sc_time ser = replay_times(c).ser;
   const auto& w = r.tb->mem_b->writes;
   EXPECT_EQ(w[2].at - w[1].at, sc_time(c.replay_timeout_ns, SC_NS) + ser);
 }
@@ -112,11 +118,7 @@ TEST(PcieFaults, FourthReplayOfOneTlpRetrainsTheLink) {
   EXPECT_EQ(stat("pcie0.down", "lcrc_errors"), 4u);
   EXPECT_EQ(stat("pcie0.down", "replays"), 4u);
   EXPECT_EQ(stat("pcie0.down", "retrains"), 1u);
-  const PcieConfig& c = r.tb->link->config();
-  const double rate = c.bytes_per_second();
-  const sc_time ser = transfer_time(kMps + 20, rate);
-  const sc_time nak_round_trip =
-      sc_time(2 * c.latency_ns, SC_NS) + transfer_time(PcieConfig::kDllpWireBytes, rate);
+  const auto [ser, nak_round_trip] = replay_times(r.tb->link->config());
   const auto& w = r.tb->mem_b->writes;
   EXPECT_EQ(w[2].at - w[1].at, 4 * (ser + nak_round_trip) + sc_time(7000, SC_NS) + ser);
 }
