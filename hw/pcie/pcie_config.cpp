@@ -85,18 +85,20 @@ PcieConfig PcieConfig::declare(const std::string& prefix) {
   }
   const uint32_t largest = std::max(c.mps, c.rcb) + c.tlp_overhead(true);
   if (c.replay_buffer < largest) {
-    throw InputError(
-        fmt::format("{} = {} B is smaller than the largest TLP on the wire ({} B: "
-                    "max_payload {} B plus overhead)",
-                    p.name("dll.replay_buffer"), c.replay_buffer, largest, c.mps));
+    throw InputError(ParamRegistry::instance().refusal(
+        p.name("dll.replay_buffer"),
+        fmt::format("= {} B is smaller than the largest TLP on the wire ({} B: max_payload {} B "
+                    "plus overhead)",
+                    c.replay_buffer, largest, c.mps)));
   }
   if (c.replay_timeout_ns == 0) {
     c.replay_timeout_ns = 3 * ack_round_trip;
   } else if (c.replay_timeout_ns <= ack_round_trip) {
-    throw InputError(fmt::format(
-        "{} = {} ns must exceed an ACK's round trip (2 x latency + dll.ack_timer = {} ns), or "
-        "every TLP would be replayed",
-        p.name("dll.replay_timeout"), c.replay_timeout_ns, ack_round_trip));
+    throw InputError(ParamRegistry::instance().refusal(
+        p.name("dll.replay_timeout"),
+        fmt::format("= {} ns must exceed an ACK's round trip (2 x latency + dll.ack_timer = {} "
+                    "ns), or every TLP would be replayed",
+                    c.replay_timeout_ns, ack_round_trip)));
   }
   return c;
 }

@@ -16,17 +16,20 @@ DmaShare dma_share(int local, int endpoints, int injection_fifos, int reception_
   s.injection_fifos = injection_fifos / endpoints;
   s.groups = counter_groups / endpoints;
   if (s.injection_fifos < kControlFifo + 1) {
-    throw std::invalid_argument(
+    throw DmaShareError(
+        "injection_fifos",
         fmt::format("{} injection FIFOs shared by {} endpoints leave {} each; the messaging "
                     "layer needs {}",
                     injection_fifos, endpoints, s.injection_fifos, kControlFifo + 1));
   }
   if (reception_fifos < endpoints) {
-    throw std::invalid_argument(fmt::format(
-        "{} reception FIFOs cannot give each of {} endpoints its own", reception_fifos, endpoints));
+    throw DmaShareError("reception_fifos",
+                        fmt::format("{} reception FIFOs cannot give each of {} endpoints its own",
+                                    reception_fifos, endpoints));
   }
   if (s.groups < 1) {
-    throw std::invalid_argument(
+    throw DmaShareError(
+        "counter_groups",
         fmt::format("{} counter groups per bank cannot give each of {} endpoints one",
                     counter_groups, endpoints));
   }

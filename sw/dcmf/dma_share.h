@@ -4,6 +4,8 @@
 // so ranks of a node never coordinate to use the engine.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace hs::fw::dcmf {
 
@@ -17,8 +19,16 @@ struct DmaShare {
   uint64_t scratch_memory = 0;      // RTS records and acknowledgement descriptors
 };
 
+// Which of the DMA's resources is too small to share: "injection_fifos", "reception_fifos"
+// or "counter_groups" (the names of the DMA's parameters).
+struct DmaShareError : std::invalid_argument {
+  DmaShareError(const char* resource_name, const std::string& what)
+      : std::invalid_argument(what), resource(resource_name) {}
+  const char* resource;
+};
+
 // Endpoint `local` of `endpoints` on a node whose engine has the given FIFOs and counter
-// groups per bank. Throws std::invalid_argument when a slice would be too small for the
+// groups per bank. Throws DmaShareError when a slice would be too small for the
 // messaging layer (three injection FIFOs, one reception FIFO, one counter group).
 DmaShare dma_share(int local, int endpoints, int injection_fifos, int reception_fifos,
                    int counter_groups);

@@ -106,9 +106,10 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   try {
     fw::dcmf::dma_share(0, rpn, dma.injection_fifos, dma.reception_fifos,
                         c.messenger.counter_groups);
-  } catch (const std::invalid_argument& e) {
+  } catch (const fw::dcmf::DmaShareError& e) {
     throw InputError(
-        fmt::format("parameters 'torus.node.dma.*' in {} mode: {}", mode_name, e.what()));
+        ParamRegistry::instance().refusal(fmt::format("torus.node.dma.{}", e.resource),
+                                          fmt::format("in {} mode: {}", mode_name, e.what())));
   }
   require_dma_fifos(m, 0, rpn, "the message-passing layer");
   node0.dram->require(mpi::rank_memory(rpn - 1) + mpi::kRankWindow,

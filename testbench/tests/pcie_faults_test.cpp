@@ -151,7 +151,8 @@ TEST(PcieFaults, BadFaultListIsRefusedNamingTheParameter) {
     LinkBench tb([](ScriptedInitiator&) {});
     FAIL() << "accepted a bad list";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("pcie0.down.lcrc_error_at = '3,x': 'x' is not an event"),
+    EXPECT_NE(std::string(e.what()).find(
+                  "test: parameter 'pcie0.down.lcrc_error_at' = '3,x': 'x' is not an event"),
               std::string::npos)
         << e.what();
   }

@@ -37,10 +37,10 @@ std::vector<uint64_t> parse_numbers(const std::string& text, const std::string& 
       used = 0;
     }
     if (t.empty() || used != t.size() || v == 0) {
-      throw InputError(
-          fmt::format("{} = '{}': '{}' is not an event number (1, 2, ...); expects "
-                      "a comma-separated list such as '3,17,200'",
-                      param, text, t));
+      throw InputError(ParamRegistry::instance().refusal(
+          param, fmt::format("= '{}': '{}' is not an event number (1, 2, ...); expects a "
+                             "comma-separated list such as '3,17,200'",
+                             text, t)));
     }
     out.push_back(v);
   }

@@ -285,6 +285,12 @@ std::string ParamRegistry::declare_string(const std::string& name, const std::st
   return declare(name, ParamType::String, def, "", desc, Range::one_of(c)).get<std::string>();
 }
 
+std::string ParamRegistry::refusal(const std::string& name, const std::string& why) const {
+  const ParamInfo* p = find(name);
+  const std::string from = p && p->source != "default" ? p->source + ": " : "";
+  return fmt::format("{}parameter '{}' {}", from, name, why);
+}
+
 const ParamInfo* ParamRegistry::find(const std::string& name) const {
   auto it = index_.find(name);
   return it == index_.end() ? nullptr : &params_[it->second];

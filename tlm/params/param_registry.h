@@ -73,6 +73,10 @@ class ParamRegistry {
   // they may have caused before finalize() ran.
   const std::vector<std::string>& value_errors() const { return errors_; }
 
+  // A refusal of declared parameter `name`'s value found by the component that uses it, in the
+  // registry's own form: "SOURCE: parameter 'NAME' WHY", naming where the value came from.
+  std::string refusal(const std::string& name, const std::string& why) const;
+
   const std::vector<ParamInfo>& all() const { return params_; }
   const ParamInfo* find(const std::string& name) const;
   // The best-matching declared name for a misspelt one, or "".
