@@ -5,6 +5,7 @@
 #include <sysc/kernel/sc_dynamic_processes.h>
 
 #include <deque>
+#include <iterator>
 
 #include "tlm/check/checker.h"
 #include "tlm/fault/fault_injector.h"
@@ -116,15 +117,9 @@ struct PcieLink::Direction {
     sc_core::sc_spawn([&link, this] { link.send_ack(*this); },
                       sc_core::sc_gen_unique_name((dir_name + "_ack_timer").c_str()), &ack_opts);
     CreditPool* pools[3] = {&posted, &nonposted, &completion};
-    for (int k = 0; k < 3; ++k) {
-      fc[k].credits = pools[k];
-      sc_core::sc_spawn_options fc_opts;
-      fc_opts.spawn_method();
-      fc_opts.set_sensitivity(&fc[k].due);
-      fc_opts.dont_initialize();
-      sc_core::sc_spawn([&link, this, k] { link.send_update_fc(*this, k); },
-                        sc_core::sc_gen_unique_name((dir_name + "_update_fc").c_str()), &fc_opts);
-    }
+    for (int k = 0; k < 3; ++k) fc[k].credits = pools[k];
+    // DLLPs due on this wire are booked when it next moves, or when its figures are read.
+    stats.on_settle([&link, this](const sc_time& end) { link.book_due_dllps(*this, end); });
   }
 
   std::string name;
@@ -143,10 +138,18 @@ struct PcieLink::Direction {
   sc_core::sc_event ack_timer;
   struct FcUpdates {
     CreditPool* credits = nullptr;
-    std::deque<sc_time> taken;
-    sc_core::sc_event due;
+    sc_time last_taken = sc_core::SC_ZERO_TIME;  // when the latest TLP was taken
+    sc_time departs = sc_core::SC_ZERO_TIME;     // when the latest UpdateFC leaves
+    bool any = false;                            // an UpdateFC has been scheduled
   };
-  std::array<FcUpdates, 3> fc;         // posted, non-posted, completion
+  std::array<FcUpdates, 3> fc;  // posted, non-posted, completion
+  // DLLPs this wire sends at a known later time (UpdateFCs), earliest first, not yet booked.
+  struct DueDllp {
+    sc_time at;
+    Counter* kind;
+    const char* name;
+  };
+  std::deque<DueDllp> dllps_due;
   std::deque<Waiting> waiting;         // TLPs waiting for credits, in order
   DeliveryQueue<Tlp> in_flight;        // TLPs on the wire or not yet taken
   uint64_t delivered_bytes = 0;        // traced signal: payload bytes that have arrived
@@ -233,10 +236,12 @@ uint64_t PcieLink::tlps(int dir, TlpKind k) const {
 uint64_t PcieLink::payload_bytes(int dir) const {
   return dir_[dir]->payload.total();
 }
-uint64_t PcieLink::wire_bytes(int dir) const {
+uint64_t PcieLink::wire_bytes(int dir) {
+  book_due_dllps(*dir_[dir], hs::now());
   return dir_[dir]->wire.total();
 }
-uint64_t PcieLink::dllp_bytes(int dir) const {
+uint64_t PcieLink::dllp_bytes(int dir) {
+  book_due_dllps(*dir_[dir], hs::now());
   return dir_[dir]->dllp_bytes.value;
 }
 
@@ -313,6 +318,7 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
   CreditPool& credits = tlp.kind == TlpKind::MWr   ? d.posted
                         : tlp.kind == TlpKind::MRd ? d.nonposted
                                                    : d.completion;
+  book_due_dllps(d, hs::now());  // DLLPs due by now go before this TLP is booked
   const sc_time wire_ready = std::max(ready, d.line.free_at());
   const std::optional<sc_time> credit_ready = credits.available_at(dcred, wire_ready);
   if (!credit_ready) return std::nullopt;
@@ -371,32 +377,49 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
 void PcieLink::return_credits(Direction& d, CreditPool& credits, const sc_time& taken) {
   if (credits.infinite()) return;  // infinite credits are never updated
   // The receiver's UpdateFC leaves fc_update after it took the TLP and crosses the wire on
-  // the other direction; credits freed before it leaves ride on it.
+  // the other direction; credits freed before it leaves ride on it. Its departure is known
+  // now, so the credits' return is scheduled now, and the DLLP is booked on its wire when that
+  // wire next moves (no event per UpdateFC).
   Direction::FcUpdates& u = d.fc[&credits == &d.posted ? 0 : &credits == &d.nonposted ? 1 : 2];
-  const sc_time at = u.taken.empty() ? taken : std::max(taken, u.taken.back());
-  if (u.taken.empty()) u.due.notify(at + fc_delay_ - hs::now());
-  u.taken.push_back(at);
+  u.last_taken = std::max(taken, u.last_taken);
+  if (!u.any || u.last_taken > u.departs) {
+    u.any = true;
+    u.departs = u.last_taken + fc_delay_;
+    schedule_dllp(other(d), u.departs, other(d).update_fcs, "UpdateFC");
+  }
+  credits.release(u.departs + dllp_time_ + latency_);
 }
 
-void PcieLink::send_update_fc(Direction& d, int k) {
-  Direction::FcUpdates& u = d.fc[k];
-  const sc_time now = hs::now();
-  const sc_time back = send_dllp(other(d), now, other(d).update_fcs, "UpdateFC");
-  while (!u.taken.empty() && u.taken.front() <= now) {  // taken before the UpdateFC leaves
-    u.credits->release(back);
-    u.taken.pop_front();
+void PcieLink::schedule_dllp(Direction& wire, const sc_time& at, Counter& kind, const char* name) {
+  if (at <= hs::now()) {
+    send_dllp(wire, at, kind, name);
+    return;
   }
-  if (!u.taken.empty()) u.due.notify(u.taken.front() + fc_delay_ - now);
-  if (u.credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), now);
+  auto it = wire.dllps_due.end();
+  while (it != wire.dllps_due.begin() && std::prev(it)->at > at) --it;
+  wire.dllps_due.insert(it, {at, &kind, name});
+}
+
+void PcieLink::book_due_dllps(Direction& wire, const sc_time& upto) {
+  while (!wire.dllps_due.empty() && wire.dllps_due.front().at <= upto) {
+    const Direction::DueDllp due = wire.dllps_due.front();
+    wire.dllps_due.pop_front();
+    book_dllp(wire, due.at, *due.kind, due.name);
+  }
 }
 
 sc_time PcieLink::send_dllp(Direction& wire, const sc_time& at, Counter& kind, const char* name) {
+  book_due_dllps(wire, hs::now());
+  book_dllp(wire, at, kind, name);
+  return at + dllp_time_ + latency_;
+}
+
+void PcieLink::book_dllp(Direction& wire, const sc_time& at, Counter& kind, const char* name) {
   ++kind;
   wire.dllp_bytes += PcieConfig::kDllpWireBytes;
-  const sc_time end = at + dllp_time_;
   if (wire.line.free_at() <= at) {  // an idle wire: the DLLP has it to itself
     wire.line.reserve(at, dllp_time_);
-    wire.wire.add(at, end, PcieConfig::kDllpWireBytes);
+    wire.wire.add(at, at + dllp_time_, PcieConfig::kDllpWireBytes);
   } else {
     // DLLPs go ahead of TLPs waiting to start, but this wire's TLPs are booked ahead of time:
     // the DLLP's timing is that of going at once, and its wire time is owed by the next TLP
@@ -405,7 +428,6 @@ sc_time PcieLink::send_dllp(Direction& wire, const sc_time& at, Counter& kind, c
   }
   // An instant: a DLLP that goes while TLPs are booked would overlap their spans.
   TransactionTrace::instance().instant(wire.track, name, at);
-  return end + latency_;
 }
 
 void PcieLink::acknowledge(Direction& d) {

@@ -63,8 +63,9 @@ class PcieLink : public sc_core::sc_module {
   // Per-direction totals, for tests and reports. dir 0 = A->B (downstream), 1 = B->A.
   uint64_t tlps(int dir, TlpKind k) const;
   uint64_t payload_bytes(int dir) const;
-  uint64_t wire_bytes(int dir) const;  // TLPs and DLLPs
-  uint64_t dllp_bytes(int dir) const;  // ACK, NAK and UpdateFC DLLPs this direction's wire carried
+  // Up to now (DLLPs due by now are booked first, hence not const).
+  uint64_t wire_bytes(int dir);  // TLPs and DLLPs
+  uint64_t dllp_bytes(int dir);  // ACK, NAK and UpdateFC DLLPs this direction's wire carried
 
  private:
   struct ReadCtx;
@@ -104,12 +105,16 @@ class PcieLink : public sc_core::sc_module {
   // there); returns when it reaches the far end.
   sc_core::sc_time send_dllp(Direction& wire, const sc_core::sc_time& at, Counter& kind,
                              const char* name);
+  // A DLLP that leaves at a later time `at`, known now (an UpdateFC): booked on its wire by
+  // book_due_dllps() before anything else is booked there at or after `at`, so the wire sees
+  // it exactly as if it were sent then. DLLPs due by `upto` are booked in time order.
+  void schedule_dllp(Direction& wire, const sc_core::sc_time& at, Counter& kind, const char* name);
+  void book_due_dllps(Direction& wire, const sc_core::sc_time& upto);
+  void book_dllp(Direction& wire, const sc_core::sc_time& at, Counter& kind, const char* name);
   // The receiver of direction d took a TLP whole: count it towards the next ACK.
   void acknowledge(Direction& d);
   // Sends the ACK for every unacknowledged TLP of direction d (count reached or timer).
   void send_ack(Direction& d);
-  // Sends the UpdateFC due for credit type k (posted, non-posted, completion) of direction d.
-  void send_update_fc(Direction& d, int k);
   // A TLP whose copy ended at `end` on direction d was corrupted: books the NAK (or the
   // replay timer, if the NAK is lost), retraining, and the replayed copy; returns its start.
   sc_core::sc_time replay_after_error(Direction& d, const sc_core::sc_time& end,

@@ -49,6 +49,7 @@ void check_physical_limits(const sc_core::sc_time& end) {
   Check* checks[] = {&registry.check(kUtilisationLimit), &registry.check(kLineRateLimit),
                      &registry.check(kPortBandwidthLimit)};
   for (const StatGroup* g : StatsRegistry::instance().all_groups()) {
+    g->settle(end);
     for (const Limit& l : g->limits()) {
       const Limit::Reading r = l.read(end);
       HS_EXPECT(*checks[static_cast<int>(l.kind)], within_limit(r), g->path(), describe(l, r, end));

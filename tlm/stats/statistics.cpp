@@ -156,6 +156,7 @@ void StatGroup::derived(const std::string& name, const std::string& unit, const 
 }
 
 Json StatGroup::to_json(const sc_time& end) const {
+  settle(end);
   Json j = Json::object();
   for (const auto& c : counters_) j[c.meta.name] = c.value;
   for (const auto& b : busy_) j[b.meta.name] = b.utilisation(end);

@@ -220,6 +220,14 @@ class StatGroup {
   void limit(Limit l) { limits_.emplace_back(std::move(l)); }
   const StatList<Limit>& limits() const { return limits_; }
 
+  // A component that books some figures lazily (work whose time has passed that nothing has
+  // recorded yet) brings them up to `end` here; every reader of this group's figures (reports,
+  // the physical-limit checks) calls settle(end) first.
+  void on_settle(std::function<void(const sc_core::sc_time&)> fn) { settle_ = std::move(fn); }
+  void settle(const sc_core::sc_time& end) const {
+    if (settle_) settle_(end);
+  }
+
   const std::string& path() const { return path_; }
   // Whether a statistic of this name is registered (a sweep checks its stats before running).
   bool has(const std::string& name) const;
@@ -242,6 +250,7 @@ class StatGroup {
   StatList<Histogram> histograms_;
   StatList<Derived> derived_;
   StatList<Limit> limits_;
+  std::function<void(const sc_core::sc_time&)> settle_;
   size_t slot_ = 0;  // index in the registry's list of every group
   bool reported_ = false;
   friend class StatsRegistry;
