@@ -98,7 +98,9 @@ struct PcieLink::Direction {
         tx_depth(stats.occupancy("tx_queue_depth", "TLPs", "TLPs in the transmit buffer")),
         posted_held(stats.occupancy("posted_credits_held", "TLPs",
                                     "posted header credits consumed and not yet returned")),
-        track(TransactionTrace::instance().track(name)) {
+        track(TransactionTrace::instance().track(name)),
+        tx_track(TransactionTrace::instance().counter(name + ".tx_queue", "TLPs")),
+        credits_track(TransactionTrace::instance().counter(name + ".posted_credits_held", "TLPs")) {
     // Credits coming back may let waiting TLPs go: a method, so waking it costs no thread.
     sc_core::sc_spawn_options opts;
     opts.spawn_method();
@@ -166,6 +168,7 @@ struct PcieLink::Direction {
   Occupancy& tx_depth;
   Occupancy& posted_held;
   int track;
+  int tx_track, credits_track;  // counter tracks: transmit buffer, posted credits held
 };
 
 PcieLink::PcieLink(sc_core::sc_module_name name, int link_id)
@@ -276,7 +279,7 @@ void PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_
     if (const auto end = try_place(d, tlp, ready)) {
       if (through_tx_queue) {
         const sc_time now = hs::now();
-        d.tx_depth.set(d.tx.occupy_until(*end, now), now);
+        set_tx_depth(d, d.tx.occupy_until(*end, now), now);
       }
       return;
     }
@@ -290,7 +293,12 @@ void PcieLink::send(Direction& d, Tlp&& tlp, const sc_time& ready, bool through_
   d.waiting.push_back({std::move(tlp), ready, &placement});
   while (!placement.placed) sc_core::wait(placement.on_wire);
   const sc_time now = hs::now();
-  d.tx_depth.set(d.tx.occupy_until(std::max(placement.end, now), now), now);
+  set_tx_depth(d, d.tx.occupy_until(std::max(placement.end, now), now), now);
+}
+
+void PcieLink::set_tx_depth(Direction& d, int depth, const sc_time& now) {
+  d.tx_depth.set(depth, now);
+  TransactionTrace::instance().count(d.tx_track, now, depth);
 }
 
 void PcieLink::place_waiting(Direction& d) {
@@ -338,7 +346,10 @@ std::optional<sc_time> PcieLink::try_place(Direction& d, Tlp& tlp, const sc_time
   }
   credits.consume(dcred, start);
   d.replay.consume(wire_bytes, start);
-  if (&credits == &d.posted) d.posted_held.set(d.posted.headers_in_use(), hs::now());
+  if (&credits == &d.posted) {
+    d.posted_held.set(d.posted.headers_in_use(), hs::now());
+    TransactionTrace::instance().count(d.credits_track, hs::now(), d.posted.headers_in_use());
+  }
   // A corrupted copy is sent again until one arrives whole; the TLPs behind it wait.
   while (d.lcrc_error.hit()) {
     d.wire.add(start, start + ser, wire_bytes);

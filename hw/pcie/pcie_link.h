@@ -93,6 +93,8 @@ class PcieLink : public sc_core::sc_module {
   // Starts the TLP on the wire if its credits are known to be available; returns when its
   // last byte leaves, or nullopt (the TLP is untouched) if it must wait for credits.
   std::optional<sc_core::sc_time> try_place(Direction& d, Tlp& tlp, const sc_core::sc_time& ready);
+  // The transmit buffer's occupancy, in the statistics and on its counter track.
+  void set_tx_depth(Direction& d, int depth, const sc_core::sc_time& now);
   // Places the TLPs waiting for credits on direction d, in order, as far as credits allow.
   void place_waiting(Direction& d);
   void arrive(Direction& d, Tlp& tlp);

@@ -227,6 +227,10 @@ void Ami::stop(Inbound& in, StopCause cause) {
   in.info.stop = cause;
   ++stats_.stops[static_cast<int>(cause)];
   trace_->stop_sent(self_, in.src, in.msg, cause);
+  // Until the message completes: its remaining bytes come by RDMA or after a CTS.
+  hal_.protocol_begin("ami stopped",
+                      kTraceKeyAmiStopSent | static_cast<uint64_t>(in.src) << 32 | in.msg,
+                      {{"cause", stop_cause_name(cause)}});
   const auto p = static_cast<Protocol>(in.h.protocol);
   if (p == Protocol::StopC && rdma_allowed(in)) {
     start_rdma(in);  // its STOP names the receive buffer
@@ -379,7 +383,9 @@ void Ami::complete(Inbound& in) {
     push(control(in.src, kAck, in.msg, ControlRecord{}));
   }
   trace_->receive_done(self_, in.src, in.msg);
-  hal_.protocol_end(kTraceKeyAmiReceive | static_cast<uint64_t>(in.src) << 32 | in.msg, {});
+  const uint64_t peer_msg = static_cast<uint64_t>(in.src) << 32 | in.msg;
+  if (in.stopped) hal_.protocol_end(kTraceKeyAmiStopSent | peer_msg, {});
+  hal_.protocol_end(kTraceKeyAmiReceive | peer_msg, {});
   if (in.recv->done) in.recv->done(in.info);
 }
 

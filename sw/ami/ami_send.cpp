@@ -126,6 +126,10 @@ void Ami::on_stop(int src, uint32_t msg, const ControlRecord& r) {
   if (!o.stopped) {
     o.stopped = true;
     trace_->stop_processed(self_, o.dest, o.msg, o.posted);
+    // Until the send completes; B answers with a CTS at once.
+    hal_.protocol_begin(
+        "ami stopped", kTraceKeyAmiStopReceived | static_cast<uint64_t>(o.dest) << 32 | o.msg,
+        {{"eager_bytes", o.posted}, {"cts", o.protocol == Protocol::StopB ? 1 : 0}});
     if (o.protocol == Protocol::StopB) {
       ControlRecord cts;
       cts.bytes = o.posted;  // E: eager bytes injected before the STOP
@@ -182,6 +186,9 @@ void Ami::check_sends() {
     if (o.counter >= 0) adapter_.close_tx_counter(o.counter);
     o.done_called = true;
     trace_->send_done(self_, o.dest, o.msg);
+    if (o.stopped) {
+      hal_.protocol_end(kTraceKeyAmiStopReceived | static_cast<uint64_t>(o.dest) << 32 | o.msg, {});
+    }
     hal_.protocol_end(kTraceKeyAmiSend | o.msg, {});
     Callback cb = std::move(o.done);
     it = out_.erase(it);

@@ -102,6 +102,8 @@ constexpr uint64_t kTraceKeyDcmf = uint64_t{1} << 56;
 constexpr uint64_t kTraceKeyAmiSend = uint64_t{2} << 56;
 constexpr uint64_t kTraceKeyAmiReceive = uint64_t{3} << 56;
 constexpr uint64_t kTraceKeySlmpm = uint64_t{4} << 56;
+constexpr uint64_t kTraceKeyAmiStopSent = uint64_t{5} << 56;      // a receiver's STOP
+constexpr uint64_t kTraceKeyAmiStopReceived = uint64_t{6} << 56;  // a sender's STOP
 
 // RAII helper for a traced firmware phase.
 class Phase {

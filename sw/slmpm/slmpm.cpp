@@ -297,6 +297,8 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
         while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
         dma::write_request(hal, at, {dma::copy(cfg.host_window + rq.src, dst, rq.length)});
         hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+        hal.protocol_begin("slmpm dma get", kTraceKeySlmpm | rq.tag,
+                           {{"tag", rq.tag}, {"bytes", rq.length}, {"slot", slot.has_value()}});
         submitted.push_back({rq.tag, dst, rq.length, slot.has_value()});
         break;
       }
@@ -308,6 +310,8 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
         while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
         dma::write_request(hal, at, {dma::copy(rq.src, cfg.host_window + rq.dst, rq.length)});
         hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+        hal.protocol_begin("slmpm dma put", kTraceKeySlmpm | rq.tag,
+                           {{"tag", rq.tag}, {"bytes", rq.length}});
         submitted.push_back({rq.tag, 0, rq.length, false});  // lands in host memory, not here
         break;
       }
@@ -316,6 +320,8 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
         check_target("SMT header", h.accelerator);
         const uint64_t dst = slot ? *slot : h.dst;
         smt[h.tag] = {dst, h.length, 0, slot.has_value()};
+        hal.protocol_begin("slmpm smt receive", kTraceKeySlmpm | h.tag,
+                           {{"tag", h.tag}, {"bytes", h.length}, {"slot", slot.has_value()}});
         c.pending.push_back(message(kSmtAck, AckBody{h.tag, 0, dst}));
         break;
       }
@@ -329,6 +335,7 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
         if (it->second.received == it->second.length) {
           if (delivered) delivered(d.tag, it->second.dst, it->second.length);
           c.pending.push_back(message(kSmtDone, AckBody{d.tag, 0, it->second.dst}));
+          hal.protocol_end(kTraceKeySlmpm | d.tag, {});
           if (it->second.slot) release(it->second.dst);
           smt.erase(it);
           ++done;
@@ -368,6 +375,7 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
       submitted.pop_front();
       if (delivered && g.dst) delivered(g.tag, g.dst, g.length);
       chans.front().pending.push_back(message(kDmaDone, AckBody{g.tag, 0, g.dst}));
+      hal.protocol_end(kTraceKeySlmpm | g.tag, {});
       if (g.slot) release(g.dst);
       ++done;
       progress = true;

@@ -128,11 +128,15 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
       }
       return v;
     case ParamType::String:
-      if (!v.is_string()) {
+      // A whole number stands for its digits: `--set x_at=5` means the list "5", as "5,9" does.
+      if (v.is_number_integer()) {
+        out = v.dump();
+      } else if (!v.is_string()) {
         why = fmt::format("expects a string, got {}", shown(v));
         return std::nullopt;
+      } else {
+        out = v;
       }
-      out = v;
       break;
     case ParamType::Int:
     case ParamType::Real: {
