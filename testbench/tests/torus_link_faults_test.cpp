@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hw/torus/network/torus_network.h"
@@ -283,18 +284,14 @@ TEST(TorusLinkFaults, FailedLinkEndsTheRunListingTheStuckTraffic) {
   EXPECT_FALSE(net.link_failed(0, kXPlus));
   const auto& stuck = net.stuck_traffic();
   ASSERT_EQ(stuck.size(), 2u);
-  EXPECT_EQ(stuck[0].src, 0);
-  EXPECT_EQ(stuck[0].dest, 3);
-  EXPECT_EQ(stuck[0].node, 1);
-  EXPECT_EQ(stuck[0].queue, "input +x VC escape");
-  EXPECT_EQ(stuck[0].waits_for, "failed link x1y0z0:+x");
-  EXPECT_EQ(stuck[0].packets, 3u);
-  EXPECT_EQ(stuck[1].src, 1);
-  EXPECT_EQ(stuck[1].dest, 2);
-  EXPECT_EQ(stuck[1].node, 1);
-  EXPECT_EQ(stuck[1].queue, "injection FIFO 0");
-  EXPECT_EQ(stuck[1].waits_for, "failed link x1y0z0:+x");
-  EXPECT_EQ(stuck[1].packets, 2u);
+  // Source, destination, node, queue, what it waits for, packets.
+  const auto group = [](const StuckTraffic& g) {
+    return std::make_tuple(g.src, g.dest, g.node, g.queue, g.waits_for, g.packets);
+  };
+  EXPECT_EQ(group(stuck[0]), std::make_tuple(0, 3, 1, std::string("input +x VC escape"),
+                                             std::string("failed link x1y0z0:+x"), 3u));
+  EXPECT_EQ(group(stuck[1]), std::make_tuple(1, 2, 1, std::string("injection FIFO 0"),
+                                             std::string("failed link x1y0z0:+x"), 2u));
   const auto& v = CheckRegistry::instance().violations();
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].check, "torus links: no traffic is stuck behind a failed link");

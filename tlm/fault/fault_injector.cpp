@@ -81,7 +81,7 @@ FaultInjector::Spec FaultInjector::declare(const ParamScope& scope, const std::s
 }
 
 FaultInjector::FaultInjector(const Spec& spec, const std::string& stream)
-    : rate_(spec.rate), at_(spec.at) {
+    : on_(spec.rate > 0 || !spec.at.empty()), rate_(spec.rate), at_(spec.at) {
   rng_.seed(stream_seed(spec.name + (stream.empty() ? "" : "." + stream)));
 }
 

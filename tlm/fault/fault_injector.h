@@ -42,7 +42,7 @@ class FaultInjector {
                 const std::string& event, double max_rate = 1.0, const std::string& stream = "")
       : FaultInjector(declare(scope, what, desc, event, max_rate), stream) {}
 
-  bool enabled() const { return rate_ > 0 || !at_.empty(); }
+  bool enabled() const { return on_; }
   // Whether the next event is hit.
   bool hit() {
     if (!enabled()) return false;
@@ -52,6 +52,7 @@ class FaultInjector {
 
  private:
   bool draw();
+  bool on_ = false;  // a rate or a number is set (hot paths test only this)
   double rate_ = 0;
   std::vector<uint64_t> at_;  // sorted, distinct
   size_t next_at_ = 0;
