@@ -16,7 +16,8 @@
 //   validation          the model beside published measurements of the real machines
 //                       (validation_cases.h)
 //   torus_*             the torus machine (torus_cases.h): link efficiency, latency vs hops,
-//                       load sweep, protocol latency vs message size, speed
+//                       load sweep, protocol latency vs message size, speed, goodput and
+//                       latency vs link CRC error rate
 //   torus_scale         machine sizes up to 72x32x32: elaboration, run, memory per node, with
 //                       targets (torus_scale_case.h)
 // Usage: hybridsim-bench [--out FILE.json] [CASE...]

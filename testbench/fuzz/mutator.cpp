@@ -225,6 +225,10 @@ const std::vector<std::string>& interesting_set_values() {
       "é漢",
       std::string(5000, '9'),
       "1..2",
+      // Torus link lists (torus.network.failed_links; link_faults.h), valid and not.
+      "x1y0z0:+x",
+      "x0y0z0:-y@5000,x1y0z0:+z",
+      "x0y0z0:+x@",
   };
   return values;
 }

@@ -17,6 +17,9 @@ nlohmann::json TorusModel::workload_results() const {
   r["link_utilisation"] = {{"window_start_ns", links.window_start_ns()},
                            {"window_end_ns", links.window_end_ns()},
                            {"by_direction", std::move(by_dir)}};
+  // The traffic a failed link left stuck, when the run ended on it.
+  const auto& stuck = machine.network->stuck_traffic();
+  if (!stuck.empty()) r["stuck_traffic"] = torus::stuck_json(shape, stuck);
   return r;
 }
 

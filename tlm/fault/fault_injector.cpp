@@ -64,18 +64,25 @@ uint64_t stream_seed(const std::string& name) {
   return splitmix64(h ^ splitmix64(g_run_seed));
 }
 
-FaultInjector::FaultInjector(const ParamScope& scope, const std::string& what,
-                             const std::string& desc, const std::string& event, double max_rate,
-                             const std::string& stream) {
-  rate_ =
+FaultInjector::Spec FaultInjector::declare(const ParamScope& scope, const std::string& what,
+                                           const std::string& desc, const std::string& event,
+                                           double max_rate) {
+  Spec s;
+  s.rate =
       scope.real(what + "_rate", 0, "", fmt::format("{}: probability per {} (0: off)", desc, event),
                  Range::between(0, max_rate));
   const std::string at = scope.text(
       what + "_at", "",
       fmt::format("{}: numbers of the {}s to hit, counted from 1 (e.g. '3,17'; empty: none)", desc,
                   event));
-  if (!at.empty()) at_ = parse_numbers(at, scope.name(what + "_at"));
-  rng_.seed(stream_seed(scope.name(what) + (stream.empty() ? "" : "." + stream)));
+  if (!at.empty()) s.at = parse_numbers(at, scope.name(what + "_at"));
+  s.name = scope.name(what);
+  return s;
+}
+
+FaultInjector::FaultInjector(const Spec& spec, const std::string& stream)
+    : on_(spec.rate > 0 || !spec.at.empty()), rate_(spec.rate), at_(spec.at) {
+  rng_.seed(stream_seed(spec.name + (stream.empty() ? "" : "." + stream)));
 }
 
 bool FaultInjector::draw() {

@@ -22,14 +22,27 @@ class ParamScope;
 
 class FaultInjector {
  public:
+  // What the parameters ask for: a component whose configuration is plain data (built in
+  // tests without parameters) keeps this and builds its injector from it.
+  struct Spec {
+    double rate = 0;
+    std::vector<uint64_t> at;  // sorted, distinct
+    std::string name;          // the parameters' common name, which seeds the random stream
+  };
   // Declares `<what>_rate` and `<what>_at` in `scope`; `event` names one event in descriptions
-  // ("TLP", "packet"). `stream` tells apart the streams of one component ("down", "up").
-  // `max_rate` bounds the rate where a hit event is retried until it passes (a link that
-  // corrupts everything would never deliver).
-  FaultInjector(const ParamScope& scope, const std::string& what, const std::string& desc,
-                const std::string& event, double max_rate = 1.0, const std::string& stream = "");
+  // ("TLP", "packet"). `max_rate` bounds the rate where a hit event is retried until it passes
+  // (a link that corrupts everything would never deliver).
+  static Spec declare(const ParamScope& scope, const std::string& what, const std::string& desc,
+                      const std::string& event, double max_rate = 1.0);
 
-  bool enabled() const { return rate_ > 0 || !at_.empty(); }
+  FaultInjector() = default;  // off
+  // `stream` tells apart the streams of one component ("down", "up").
+  explicit FaultInjector(const Spec& spec, const std::string& stream = "");
+  FaultInjector(const ParamScope& scope, const std::string& what, const std::string& desc,
+                const std::string& event, double max_rate = 1.0, const std::string& stream = "")
+      : FaultInjector(declare(scope, what, desc, event, max_rate), stream) {}
+
+  bool enabled() const { return on_; }
   // Whether the next event is hit.
   bool hit() {
     if (!enabled()) return false;
@@ -39,6 +52,7 @@ class FaultInjector {
 
  private:
   bool draw();
+  bool on_ = false;  // a rate or a number is set (hot paths test only this)
   double rate_ = 0;
   std::vector<uint64_t> at_;  // sorted, distinct
   size_t next_at_ = 0;

@@ -85,6 +85,25 @@ NetworkConfig NetworkConfig::declare(const std::string& prefix) {
       p.real("reception_rate", c.reception_bytes_per_second, "B/s",
              "rate at which a node's reception port takes packets off the network",
              Range::between(1e6, 1e12));
+  // At most half the packets corrupted: a link that corrupts every copy would never deliver.
+  c.link_crc_error = FaultInjector::declare(
+      p, "link_crc_error",
+      "corrupt packets on torus links (a CRC error at the receiving router; the packet is "
+      "retransmitted from the sender's buffer)",
+      "link traversal", 0.5);
+  c.crc_retry_turnaround_ns =
+      p.real("crc_retry_turnaround", c.crc_retry_turnaround_ns, "ns",
+             "after a corrupted packet's tail leaves the sender, until its retransmission starts "
+             "(the receiver's CRC check and the error's way back; 0: one link round trip, "
+             "wire_latency + credit_latency)",
+             Range::between(0, 1e6));
+  c.failed_links = parse_failed_links(
+      p.text("failed_links", "",
+             "links that fail for good, NODE:DIR[@NS] separated by ',' (e.g. 'x1y0z0:+x' or "
+             "'x0y0z0:-y@5000': the sending node, its output and the failure time, default 0); "
+             "packets routed onto a failed link wait, and a run that can make no more progress "
+             "fails, listing the stuck traffic"),
+      TorusShape(c.x, c.y, c.z, c.wrap), p.name("failed_links"));
   return c;
 }
 

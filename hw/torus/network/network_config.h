@@ -23,8 +23,11 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "hw/torus/network/link_faults.h"
 #include "hw/torus/network/torus_packet.h"
+#include "tlm/fault/fault_injector.h"
 
 namespace hs::torus {
 
@@ -58,11 +61,32 @@ struct NetworkConfig {
   int injection_queues = 8;              // normal-priority torus injection FIFOs (+1 high)
   uint32_t injection_queue_packets = 4;  // packets each injection FIFO holds
   double reception_bytes_per_second = 2.55e9;
+  // Link faults, all off by default. A packet whose CRC fails at the receiving end of a link is
+  // dropped and sent again from the sender's retransmission buffer (go-back-N from the bad
+  // packet): the link is held from the bad copy's first byte until the good copy's last, that
+  // is the bad copy's serialisation, the turnaround until the sender hears of the error, and
+  // the good copy's serialisation; the packets behind it wait. One injector numbers every link
+  // traversal of the machine, in the order they happen.
+  FaultInjector::Spec link_crc_error;
+  // From the bad copy's tail leaving the sender to the retransmission starting: the tail
+  // reaching the receiver, its CRC check failing and the error getting back (0: one link round
+  // trip, wire_latency + credit_latency, as a token return takes).
+  double crc_retry_turnaround_ns = 0;
+  std::vector<FailedLink> failed_links;  // links that carry nothing from their failure on
 
   // Declares every parameter under `prefix` (e.g. torus.network) and returns the values.
   static NetworkConfig declare(const std::string& prefix);
 
   int nodes() const { return x * y * z; }
+  double retry_turnaround_ns() const {
+    return crc_retry_turnaround_ns > 0 ? crc_retry_turnaround_ns
+                                       : wire_latency_ns + credit_latency_ns;
+  }
+  // What one CRC error costs the link: the time it is held beyond the packet's own
+  // serialisation (the corrupted copy and the turnaround).
+  double crc_error_cost_ns(uint32_t chunks) const {
+    return serialisation_ns(chunks) + retry_turnaround_ns();
+  }
   uint32_t max_payload() const { return kMaxPacketBytes - header_bytes; }
   // Chunks of a packet carrying `payload` bytes (header included).
   uint32_t chunks_for(uint32_t payload) const {

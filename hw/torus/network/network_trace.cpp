@@ -51,11 +51,15 @@ std::string NetworkTrace::vc_name(int vc) const {
   return fmt::format("dynamic{}", vc);
 }
 
+int NetworkTrace::link_track(int node, int dir) {
+  return made(link_tracks_[static_cast<size_t>(node) * kDirs + dir],
+              fmt::format("{}.link {}", prefix_[static_cast<size_t>(node)], dir_name(dir)),
+              nullptr);
+}
+
 void NetworkTrace::hop(const Packet& p, int node, int dir, int vc, uint64_t start_ps,
                        uint64_t end_ps) {
-  const int track =
-      made(link_tracks_[static_cast<size_t>(node) * kDirs + dir],
-           fmt::format("{}.link {}", prefix_[static_cast<size_t>(node)], dir_name(dir)), nullptr);
+  const int track = link_track(node, dir);
   if (track < 0) return;
   const nlohmann::json args = {{"packet", p.id},
                                {"src", shape_.name(p.src)},
@@ -66,6 +70,23 @@ void NetworkTrace::hop(const Packet& p, int node, int dir, int vc, uint64_t star
                                {"kind", kind_name(p.kind)},
                                {"hop", p.hops + 1}};
   TransactionTrace::instance().span(track, "packet", at(start_ps), at(end_ps), &args);
+}
+
+void NetworkTrace::crc_error(const Packet& p, int node, int dir, uint64_t start_ps, uint64_t end_ps,
+                             uint64_t resend_ps) {
+  const int track = link_track(node, dir);
+  if (track < 0) return;
+  const nlohmann::json args = {{"packet", p.id},
+                               {"src", shape_.name(p.src)},
+                               {"dest", shape_.name(p.dest)},
+                               {"corrupted_copy_end_ns", static_cast<double>(end_ps) / 1e3},
+                               {"chunks", p.chunks}};
+  TransactionTrace::instance().span(track, "CRC error", at(start_ps), at(resend_ps), &args);
+}
+
+void NetworkTrace::link_failed(int node, int dir, uint64_t at_ps) {
+  const int track = link_track(node, dir);
+  if (track >= 0) TransactionTrace::instance().instant(track, "link failed", at(at_ps));
 }
 
 void NetworkTrace::tokens(int node, int dir, int vc, int tokens, uint64_t at_ps) {

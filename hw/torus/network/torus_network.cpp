@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstdio>
 
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
@@ -69,6 +70,9 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
       rng_(0x7021u),
       heap_("torus_events", [this](const Action& a) { handle(a); }),
       trace_(this->name(), shape_, vcs_, inj_queues_, static_cast<int>(cfg.vc_buffer_chunks)),
+      crc_error_(cfg.link_crc_error),
+      retry_ps_(ps(cfg.retry_turnaround_ns())),
+      watch_(!cfg.failed_links.empty()),
       stats_(this->name()),
       injected_(stats_.counter("packets_injected", "packets", "packets entering the network")),
       delivered_(stats_.counter("packets_delivered", "packets",
@@ -95,7 +99,17 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                                 "included")),
       network_latency_(stats_.histogram("network_latency", "ns",
                                         "injection FIFO to delivery: the wait inside the network")),
-      hop_count_(stats_.histogram("hops_per_packet", "hops", "links each packet crossed")) {
+      hop_count_(stats_.histogram("hops_per_packet", "hops", "links each packet crossed")),
+      crc_errors_(stats_.counter("crc_errors", "packets",
+                                 "packet copies corrupted on links (injected faults): each failed "
+                                 "its CRC check at the receiving router and was dropped")),
+      retransmissions_(stats_.counter("retransmissions", "packets",
+                                      "packets sent again from a link's retransmission buffer")),
+      retransmitted_bytes_(stats_.counter("retransmitted_bytes", "B",
+                                          "wire bytes sent again (included in link_bytes)")),
+      crc_hold_ps_(stats_.counter("crc_hold_ps", "ps",
+                                  "link time lost to CRC errors: each corrupted copy's "
+                                  "serialisation and the turnaround before its retransmission")) {
   if (slots_ > 64) {
     throw InputError(
         fmt::format("torus.network: {} router inputs (dynamic_vcs and "
@@ -123,6 +137,15 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   wake_posted_.assign(static_cast<size_t>(n) * kOutputs, 0);
   rr_.assign(static_cast<size_t>(n) * kOutputs, 0);
   requests_.assign(static_cast<size_t>(n) * slots_, Request{});
+  if (crc_error_.enabled()) link_crc_errors_.assign(static_cast<size_t>(n) * kDirs, 0);
+  for (const FailedLink& f : cfg.failed_links) {
+    if (f.at_ns <= 0) {
+      fail_link(f.node, f.dir);
+    } else {
+      heap_.post(ps(f.at_ns),
+                 Action{Op::LinkFail, static_cast<int8_t>(f.dir), 0, 0, f.node, nullptr});
+    }
+  }
 
   int links = 0;
   for (int node = 0; node < n; ++node) {
@@ -174,7 +197,10 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
 uint64_t TorusNetwork::link_busy_within(size_t link, uint64_t t_ps) const {
   // A link carries one packet at a time, each from the hop's time on: only the latest can run
   // past a window's end, and it started inside the window.
-  const uint64_t free = link_free_ps_[link];
+  uint64_t free = link_free_ps_[link];
+  if (free == kFailed) {
+    for (const LinkFailure& f : failures_) free = f.link == link ? f.free_before_ps : free;
+  }
   return link_busy_ps_[link] - (free > t_ps ? free - t_ps : 0);
 }
 
@@ -207,15 +233,50 @@ std::vector<std::string> TorusNetwork::undelivered(size_t max) const {
   for (int node = 0; node < shape_.nodes(); ++node) {
     for (int slot = 0; slot < slots_; ++slot) {
       const Fifo& f = slot_fifo(node, slot);
+      for (uint32_t i = 0; i < f.count; ++i) describe(*f.at(i), node, slot_name(slot));
+    }
+  }
+  return out;
+}
+
+std::string TorusNetwork::slot_name(int slot) const {
+  if (slot >= kDirs * vcs_) return fmt::format("injection FIFO {}", slot - kDirs * vcs_);
+  return fmt::format("input {} VC {}", dir_name(slot / vcs_),
+                     slot % vcs_ == 0          ? std::string("escape")
+                     : slot % vcs_ == high_vc_ ? std::string("high-priority")
+                                               : std::to_string(slot % vcs_));
+}
+
+std::vector<StuckTraffic> TorusNetwork::collect_stuck() const {
+  std::vector<StuckTraffic> out;
+  for (int node = 0; node < shape_.nodes(); ++node) {
+    for (int slot = 0; slot < slots_; ++slot) {
+      const Fifo& f = slot_fifo(node, slot);
+      if (f.count == 0) continue;
+      // Every packet of a FIFO waits for what its head waits for.
+      const uint8_t outputs = requests_[static_cast<size_t>(node) * slots_ + slot].outputs;
+      std::string failed, blocked;
+      for (int d = 0; d < kDirs; ++d) {
+        if (!(outputs >> d & 1)) continue;
+        if (link_failed(node, d)) {
+          failed += (failed.empty() ? "failed link " : ", ") + link_label(shape_, node, d);
+        } else {
+          blocked += (blocked.empty() ? "buffer tokens on " : ", ") + std::string(dir_name(d));
+        }
+      }
+      const std::string waits_for = !failed.empty()    ? failed
+                                    : !blocked.empty() ? blocked
+                                                       : "the packets ahead of it";
+      const size_t first = out.size();
       for (uint32_t i = 0; i < f.count; ++i) {
-        const std::string where =
-            slot < kDirs * vcs_
-                ? fmt::format("input {} VC {}", dir_name(slot / vcs_),
-                              slot % vcs_ == 0          ? std::string("escape")
-                              : slot % vcs_ == high_vc_ ? std::string("high-priority")
-                                                        : std::to_string(slot % vcs_))
-                : fmt::format("injection FIFO {}", slot - kDirs * vcs_);
-        describe(*f.at(i), node, where);
+        const Packet& p = *f.at(i);
+        auto same = [&](const StuckTraffic& s) { return s.src == p.src && s.dest == p.dest; };
+        auto it = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), same);
+        if (it != out.end()) {
+          ++it->packets;
+        } else {
+          out.push_back({p.src, p.dest, node, slot_name(slot), waits_for, 1});
+        }
       }
     }
   }
@@ -315,7 +376,47 @@ void TorusNetwork::handle(const Action& a) {
     case Op::Timer:
       static_cast<NetworkTimer*>(a.ptr)->on_timer(a.node);
       break;
+    case Op::LinkFail:
+      fail_link(a.node, a.a);
+      break;
+    case Op::Watch:
+      watch_posted_ = false;
+      break;
   }
+  if (watch_ && heap_.pending() == 0) check_progress();
+}
+
+void TorusNetwork::fail_link(int node, int dir) {
+  const size_t l = static_cast<size_t>(node) * kDirs + dir;
+  const uint64_t now = hs::now().value();
+  // A packet already on the link gets across (its arrival is posted); nothing follows it.
+  failures_.push_back({l, now, link_free_ps_[l]});
+  link_free_ps_[l] = kFailed;
+  if (trace_.on()) trace_.link_failed(node, dir, now);
+}
+
+void TorusNetwork::check_progress() {
+  if (in_flight() == 0 || !stuck_.empty()) return;
+  for (int node = 0; node < shape_.nodes(); ++node) {
+    // A packet the endpoint refused moves when it makes room (reception_ready).
+    if (requesters_[static_cast<size_t>(node) * kOutputs + kReception]) return;
+  }
+  stuck_ = collect_stuck();
+  std::string failed;
+  for (const LinkFailure& f : failures_) {
+    failed += fmt::format(
+        "{}{} (at {} ns)", failed.empty() ? "" : ", ",
+        link_label(shape_, static_cast<int>(f.link / kDirs), static_cast<int>(f.link % kDirs)),
+        static_cast<double>(f.at_ps) / 1e3);
+  }
+  const std::string message = fmt::format(
+      "failed link{} {}: the network can make no more progress with {} packet{} in flight, stuck "
+      "in {} group{} (packets source->destination at node, queue, waiting for):{}",
+      failures_.size() == 1 ? "" : "s", failed, in_flight(), in_flight() == 1 ? "" : "s",
+      stuck_.size(), stuck_.size() == 1 ? "" : "s", describe_stuck(shape_, stuck_, 32));
+  std::fprintf(stderr, "hybridsim: %s: %s\n", name(), message.c_str());
+  CheckRegistry::instance().fail("torus links: no traffic is stuck behind a failed link", name(),
+                                 message);
 }
 
 void TorusNetwork::request(int node, int slot) {
@@ -424,6 +525,13 @@ bool TorusNetwork::post_arbitrate(int node, int out) {
 void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
   uint8_t& posted = wake_posted_[node * kOutputs + out];
   if (posted) return;
+  if (free_ps == kFailed) {  // never frees: see whether the network is left standing still
+    if (!watch_posted_) {
+      watch_posted_ = true;
+      heap_.post(hs::now().value(), Action{Op::Watch, 0, 0, 0, node, nullptr});
+    }
+    return;
+  }
   posted = 1;
   // A return landing as the link frees, placed before this wake-up, would have asked for the
   // arbitration first (which orders nodes' arbitrations in that instant): keep it.
@@ -649,8 +757,10 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   Fifo& f = slot_fifo(node, slot);
   Packet* p = f.front();
   const uint64_t ser = ser_ps_[p->chunks];
-  link_free_ps_[node * kDirs + dir] = now + ser;
-  link_busy_ps_[node * kDirs + dir] += ser;
+  // The copy that passes its CRC check leaves at `start` (now, unless some were corrupted).
+  const uint64_t start = crc_error_.hit() ? retransmit(node, dir, *p, now, ser) : now;
+  link_free_ps_[node * kDirs + dir] = start + ser;
+  link_busy_ps_[node * kDirs + dir] += start + ser - now;
   last_grant_ps_[node * kDirs + dir] = now;
   int16_t& t = tokens(node, dir, vc);
   t = static_cast<int16_t>(t - p->chunks);
@@ -668,11 +778,11 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   f.pop();
   if (hop_observer_) hop_observer_(*p, node, dir);
   if (trace_.on()) {
-    trace_.hop(*p, node, dir, vc, now, now + ser);
+    trace_.hop(*p, node, dir, vc, start, start + ser);
     trace_.tokens(node, dir, vc, t, now);
   }
   ++hops_;
-  wire_bytes_.add(sc_core::sc_time::from_value(now), sc_core::sc_time::from_value(now + ser),
+  wire_bytes_.add(sc_core::sc_time::from_value(start), sc_core::sc_time::from_value(start + ser),
                   cfg_.wire_bytes(p->chunks));
   if (vc == 0) ++escape_hops_;
   ++p->hops;
@@ -683,9 +793,28 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
   const int next = shape_.neighbour(node, dir);
-  heap_.post(now + wire_ps_ + (next == p->dest ? 0 : router_ps_),
+  heap_.post(start + wire_ps_ + (next == p->dest ? 0 : router_ps_),
              Action{Op::Arrive, 0, 0, 0, next, p});
   next_head(node, slot);
+}
+
+uint64_t TorusNetwork::retransmit(int node, int dir, const Packet& p, uint64_t start,
+                                  uint64_t ser) {
+  const uint32_t bytes = cfg_.wire_bytes(p.chunks);
+  do {
+    // The corrupted copy crosses the wire and is dropped at the receiver; the sender hears of
+    // it a turnaround after its tail left and goes back to it: nothing passes it meanwhile.
+    ++crc_errors_;
+    ++link_crc_errors_[static_cast<size_t>(node) * kDirs + dir];
+    ++retransmissions_;
+    retransmitted_bytes_ += bytes;
+    crc_hold_ps_ += ser + retry_ps_;
+    wire_bytes_.add(sc_core::sc_time::from_value(start), sc_core::sc_time::from_value(start + ser),
+                    bytes);
+    if (trace_.on()) trace_.crc_error(p, node, dir, start, start + ser, start + ser + retry_ps_);
+    start += ser + retry_ps_;
+  } while (crc_error_.hit());
+  return start;
 }
 
 void TorusNetwork::next_head(int node, int slot) {

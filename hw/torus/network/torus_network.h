@@ -23,6 +23,19 @@
 // tokens (the only way an output comes to wait on them). Otherwise it waits in a per-node list
 // and is added when that node next arbitrates, or posted if its output starts waiting first. It
 // keeps its place in the event order either way: timing is that of one event per return.
+//
+// Link faults (network_config.h, link_faults.h). A CRC error holds the link for the corrupted
+// copy, the turnaround and the retransmission; the packet takes its downstream buffer tokens
+// once (the dropped copy's room is freed when its CRC fails and taken again by the good copy)
+// and leaves its input when its first copy's tail has left (the sender's retransmission buffer
+// keeps it; the link is held while a retransmission is pending, so that buffer never holds
+// more than a round trip's packets). A failed link is never free again: its output never
+// arbitrates, adaptive packets take their other minimal outputs, and the rest wait. The
+// network then watches for the point where it can make no more progress: no event of its own
+// pending, packets in flight, and none waiting for an endpoint to take it (nothing outside
+// can then move them: injections only take buffer room). It fails the run there, naming the
+// failed links and the stuck traffic. With no failed link the watch costs one compare per
+// event, and a CRC injector that is off one compare per hop.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -118,10 +131,21 @@ class TorusNetwork : public sc_core::sc_module {
   int min_tokens_seen() const { return min_tokens_; }
   // Packets still in the network, by name (at most `max`): where each waits and for what.
   std::vector<std::string> undelivered(size_t max) const;
+  // Link faults. CRC errors on the link leaving `node` in `dir`; whether it has failed; the
+  // traffic stuck when the network stopped making progress behind a failed link (empty until
+  // then), by source, destination and queue.
+  uint64_t crc_errors(int node, int dir) const {
+    return link_crc_errors_.empty() ? 0 : link_crc_errors_[static_cast<size_t>(node) * kDirs + dir];
+  }
+  bool link_failed(int node, int dir) const {
+    return link_free_ps_[static_cast<size_t>(node) * kDirs + dir] == kFailed;
+  }
+  const std::vector<StuckTraffic>& stuck_traffic() const { return stuck_; }
 
  private:
   static constexpr int kReception = kDirs;  // output index of the reception port
   static constexpr int kOutputs = kDirs + 1;
+  static constexpr uint64_t kFailed = UINT64_MAX;  // a failed link's link_free_ps_
   enum class Op : uint8_t {
     Arrive,
     Ready,
@@ -130,7 +154,9 @@ class TorusNetwork : public sc_core::sc_module {
     InjectionSlotFree,
     Deliver,
     Arbitrate,
-    Timer
+    Timer,
+    LinkFail,  // link `a` of `node` fails
+    Watch      // a request found a failed link: look for a standstill once events run out
   };
   struct Action {  // 16 bytes: the heap moves many
     Op op;
@@ -175,6 +201,7 @@ class TorusNetwork : public sc_core::sc_module {
   int slot_of_injection(int q) const { return kDirs * vcs_ + q; }
   Fifo& slot_fifo(int node, int slot);
   const Fifo& slot_fifo(int node, int slot) const;
+  std::string slot_name(int slot) const;  // "input +x VC escape", "injection FIFO 2"
   // The head of input `slot` changed (or became ready): post its requests.
   void request(int node, int slot);
   // Input `slot` has a new head: request now, or once an injection FIFO has all of it.
@@ -191,6 +218,13 @@ class TorusNetwork : public sc_core::sc_module {
                    bool& blocked_entering) const;
   bool has_dynamic_tokens(int node, const Packet& p, const Request& r) const;
   void grant(int node, int slot, int dir, int vc);
+  // Corrupted copies of `p` leave on link `dir` of `node` from `start`, each followed by the
+  // turnaround, until one passes its CRC check: returns when that one starts.
+  uint64_t retransmit(int node, int dir, const Packet& p, uint64_t start, uint64_t ser);
+  void fail_link(int node, int dir);
+  // No event pending: if packets are stuck behind a failed link, fails the run listing them.
+  void check_progress();
+  std::vector<StuckTraffic> collect_stuck() const;
   // The overrun fault: grants a requester of `out` short of escape tokens; false if none is.
   bool overrun(int node, int out);
   void withdraw(int node, int slot);
@@ -265,6 +299,18 @@ class TorusNetwork : public sc_core::sc_module {
   bool fault_misroute_ = false, fault_eject_early_ = false;
   bool fault_leak_token_ = false, fault_overrun_ = false;
   uint64_t next_id_ = 0;
+  // Link faults.
+  FaultInjector crc_error_;
+  uint64_t retry_ps_;
+  std::vector<uint64_t> link_crc_errors_;  // per link, only when CRC errors are injected
+  struct LinkFailure {
+    size_t link;
+    uint64_t at_ps, free_before_ps;  // when it failed; when its last packet left it
+  };
+  std::vector<LinkFailure> failures_;  // links failed so far
+  bool watch_;                         // some link fails in this run
+  bool watch_posted_ = false;
+  std::vector<StuckTraffic> stuck_;
 
   StatGroup stats_;
   Counter& injected_;
@@ -280,6 +326,10 @@ class TorusNetwork : public sc_core::sc_module {
   Histogram& latency_;
   Histogram& network_latency_;
   Histogram& hop_count_;
+  Counter& crc_errors_;
+  Counter& retransmissions_;
+  Counter& retransmitted_bytes_;
+  Counter& crc_hold_ps_;
 };
 
 }  // namespace hs::torus

@@ -1,0 +1,145 @@
+#include "hw/torus/network/link_faults.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "tlm/common/errors.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::torus {
+
+namespace {
+
+std::string trimmed(const std::string& s) {
+  const auto b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+// "x1y0z2" -> node, or -1 if malformed or outside the machine (`why` says which).
+int parse_node(const std::string& t, const TorusShape& shape, std::string& why) {
+  int c[3];
+  size_t pos = 0;
+  for (int d = 0; d < 3; ++d) {
+    const char axis = "xyz"[d];
+    if (pos >= t.size() || t[pos] != axis) {
+      why = fmt::format("'{}' is not a node name x<X>y<Y>z<Z>", t);
+      return -1;
+    }
+    const size_t start = ++pos;
+    while (pos < t.size() && t[pos] >= '0' && t[pos] <= '9' && pos - start < 4) ++pos;
+    if (pos == start || (pos < t.size() && t[pos] >= '0' && t[pos] <= '9')) {
+      why = fmt::format("'{}' is not a node name x<X>y<Y>z<Z>", t);
+      return -1;
+    }
+    c[d] = std::stoi(t.substr(start, pos - start));
+    if (c[d] >= shape.size(d)) {
+      why = fmt::format("node {} lies outside the {}x{}x{} machine", t, shape.size(0),
+                        shape.size(1), shape.size(2));
+      return -1;
+    }
+  }
+  if (pos != t.size()) {
+    why = fmt::format("'{}' is not a node name x<X>y<Y>z<Z>", t);
+    return -1;
+  }
+  return shape.node({{c[0], c[1], c[2]}});
+}
+
+// The failure time after '@', in ns, or NaN.
+double parse_time(const std::string& t) {
+  if (t.empty() || t[0] == '-' || t[0] == '+') return std::nan("");
+  try {
+    size_t used = 0;
+    const double v = std::stod(t, &used);
+    return used == t.size() && std::isfinite(v) && v <= 1e12 ? v : std::nan("");
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
+}
+
+}  // namespace
+
+std::string node_label(const TorusShape& shape, int node) {
+  const Coord c = shape.coord(node);
+  return fmt::format("x{}y{}z{}", c.v[0], c.v[1], c.v[2]);
+}
+
+std::string link_label(const TorusShape& shape, int node, int dir) {
+  return node_label(shape, node) + ":" + dir_name(dir);
+}
+
+std::vector<FailedLink> parse_failed_links(const std::string& text, const TorusShape& shape,
+                                           const std::string& param) {
+  std::vector<FailedLink> out;
+  if (trimmed(text).empty()) return out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const std::string entry = trimmed(item);
+    auto refuse = [&](const std::string& why) {
+      return InputError(ParamRegistry::instance().refusal(
+          param, fmt::format("= '{}': entry '{}': {}; expects NODE:DIR[@NS] entries separated "
+                             "by ',', such as 'x1y0z0:+x' or 'x0y0z0:-y@5000'",
+                             text, entry, why)));
+    };
+    const auto colon = entry.find(':');
+    if (colon == std::string::npos) throw refuse("no ':' between the node and the direction");
+    const auto at = entry.find('@', colon);
+    std::string why;
+    const int node = parse_node(entry.substr(0, colon), shape, why);
+    if (node < 0) throw refuse(why);
+    const std::string dir_text =
+        entry.substr(colon + 1, at == std::string::npos ? std::string::npos : at - colon - 1);
+    int dir = -1;
+    for (int d = 0; d < kDirs; ++d) {
+      if (dir_text == dir_name(d)) dir = d;
+    }
+    if (dir < 0) throw refuse(fmt::format("'{}' is not a direction (+x -x +y -y +z -z)", dir_text));
+    if (shape.neighbour(node, dir) < 0) {
+      throw refuse(fmt::format("node {} has no {} link in this {}", entry.substr(0, colon),
+                               dir_text, shape.wrap() ? "torus" : "mesh"));
+    }
+    double at_ns = 0;
+    if (at != std::string::npos) {
+      at_ns = parse_time(entry.substr(at + 1));
+      if (std::isnan(at_ns)) {
+        throw refuse(fmt::format("'{}' is not a time in ns (0 to 1e12)", entry.substr(at + 1)));
+      }
+    }
+    for (const FailedLink& f : out) {
+      if (f.node == node && f.dir == dir) throw refuse("the link is listed twice");
+    }
+    out.push_back({node, dir, at_ns});
+  }
+  return out;
+}
+
+std::string describe_stuck(const TorusShape& shape, const std::vector<StuckTraffic>& stuck,
+                           size_t max) {
+  std::string out;
+  for (size_t i = 0; i < stuck.size() && i < max; ++i) {
+    const StuckTraffic& s = stuck[i];
+    out += fmt::format("\n  {} packet{} {}->{} at {} {}, waiting for {}", s.packets,
+                       s.packets == 1 ? "" : "s", node_label(shape, s.src),
+                       node_label(shape, s.dest), node_label(shape, s.node), s.queue, s.waits_for);
+  }
+  if (stuck.size() > max) out += fmt::format("\n  ... and {} more groups", stuck.size() - max);
+  return out;
+}
+
+nlohmann::json stuck_json(const TorusShape& shape, const std::vector<StuckTraffic>& stuck) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const StuckTraffic& s : stuck) {
+    out.push_back({{"source", node_label(shape, s.src)},
+                   {"destination", node_label(shape, s.dest)},
+                   {"node", node_label(shape, s.node)},
+                   {"queue", s.queue},
+                   {"waits_for", s.waits_for},
+                   {"packets", s.packets}});
+  }
+  return out;
+}
+
+}  // namespace hs::torus
