@@ -1,0 +1,18 @@
+// The program language's parser (grammar in docs/programs.md): text to
+// fw::program::Program, every variable resolved to a slot, every statement's shape checked,
+// and constant subexpressions evaluated (a division by zero or an overflow among constants is
+// a mistake of the text, whatever the rank). Nesting of blocks and expressions is bounded, so
+// no input can exhaust the stack.
+#pragma once
+#include <string>
+
+#include "sw/apps/mpi_program.h"
+
+namespace hs::runner::program {
+
+constexpr int kMaxNesting = 64;  // blocks in blocks, parentheses in parentheses
+
+// Throws InputError "FILE:LINE:COL: message" at the first mistake.
+fw::program::Program parse_program(const std::string& text, const std::string& file);
+
+}  // namespace hs::runner::program
