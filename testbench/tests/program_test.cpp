@@ -322,12 +322,15 @@ TEST(ProgramErrors, OverflowAndHugeLoopsAreRefusedNotRun) {
 TEST(ProgramErrors, DeepNestingIsRefusedWithoutExhaustingTheStack) {
   expect_refused(
       "ranks all { compute " + std::string(100000, '(') + "1" + std::string(100000, ')') + " }",
-      "p.txt:1:", "nested more than 64 deep");
+      "p.txt:1:", "nested more than 32 deep");
   expect_refused("ranks all { compute " + std::string(100000, '-') + "1 }",
-                 "p.txt:1:", "nested more than 64 deep");
+                 "p.txt:1:", "nested more than 32 deep");
   std::string loops = "ranks all { ";
   for (int k = 0; k < 10000; ++k) loops += "loop 1 { ";
-  expect_refused(loops, "p.txt:1:", "blocks nested more than 64 deep");
+  expect_refused(loops, "p.txt:1:", "blocks nested more than 16 deep");
+  std::string chain = "ranks all { compute rank";
+  for (int k = 0; k < 100000; ++k) chain += " + rank";
+  expect_refused(chain + " }", "p.txt:1:", "nested more than 32 deep");
 }
 
 TEST(ProgramErrors, BuffersMustFitTheRanksMemory) {
@@ -444,6 +447,20 @@ TEST(ProgramRun, StaticallyUnmatchedSendIsRefusedBeforeTheRun) {
                    "tag 0 has no matching receive"),
             std::string::npos)
       << e;
+}
+
+TEST(ProgramRun, TheDeepestNestingAllowedRunsOnTheCoresThreads) {
+  // 15 loops in a group's block, and a chain of 31 operators: the limits, walked on each
+  // core's own stack.
+  std::string text = "ranks all {\n";
+  for (int k = 0; k < 15; ++k) text += "loop 1 {\n";
+  text += "compute 1";
+  for (int k = 0; k < 30; ++k) text += " + rank";
+  text += "\nsendrecv (rank + 1) % size 8 (rank + size - 1) % size 8\n";
+  text += std::string(15, '}') + "\n}\n";
+  const json r = run_program(write_file("deep.txt", text), torus(2, 2, 1));
+  ASSERT_TRUE(passed(r)) << violations(r) << r.value("error", "");
+  EXPECT_EQ(r["results"]["messages"], 4);
 }
 
 TEST(ProgramRun, OrderingDeadlockFailsTheRunInsteadOfHanging) {

@@ -137,8 +137,9 @@ class Parser {
 
   // '{' statements '}' in a new scope.
   std::vector<Stmt> block(int depth) {
-    if (depth >= kMaxNesting) {
-      throw ProgramError(peek().pos, fmt::format("blocks nested more than {} deep", kMaxNesting));
+    if (depth >= kMaxBlockNesting) {
+      throw ProgramError(peek().pos,
+                         fmt::format("blocks nested more than {} deep", kMaxBlockNesting));
     }
     const Token& open = expect("{", "to open a block");
     scopes_.emplace_back();
@@ -347,10 +348,7 @@ class Parser {
 
   // ---- Expressions ----
   Expr expr(int depth = 0) {
-    if (depth >= kMaxNesting) {
-      throw ProgramError(peek().pos,
-                         fmt::format("expression nested more than {} deep", kMaxNesting));
-    }
+    if (depth >= kMaxExprDepth) too_deep(peek().pos);
     return binary(0, depth);
   }
   Expr binary(size_t level, int depth) {
@@ -369,15 +367,14 @@ class Parser {
       e.args.push_back(std::move(left));
       e.args.push_back(binary(level + 1, depth));
       fold(e);
+      if (height(e) > kMaxExprDepth) too_deep(e.pos);
       left = std::move(e);
     }
   }
   Expr unary(int depth) {
     if (is("-") || is("!")) {
       const Token& t = next();
-      if (depth + 1 >= kMaxNesting) {
-        throw ProgramError(t.pos, fmt::format("expression nested more than {} deep", kMaxNesting));
-      }
+      if (depth + 1 >= kMaxExprDepth) too_deep(t.pos);
       Expr e;
       e.kind = Expr::Unary;
       e.pos = t.pos;
@@ -437,6 +434,17 @@ class Parser {
     throw ProgramError(t.pos, fmt::format("unknown variable '{}' (variables: rank size x y z t X Y "
                                           "Z T, a loop index, or a name given by let)",
                                           t.text));
+  }
+
+  [[noreturn]] static void too_deep(Pos pos) {
+    throw ProgramError(pos, fmt::format("expression nested more than {} deep (a long chain of "
+                                        "operators counts too: split it with let)",
+                                        kMaxExprDepth));
+  }
+  static int height(const Expr& e) {
+    int h = 0;
+    for (const auto& a : e.args) h = std::max(h, height(a));
+    return h + 1;
   }
 
   // Constants are evaluated now: a mistake among them is the text's, whatever the rank.

@@ -10,7 +10,9 @@
 
 namespace hs::runner::program {
 
-constexpr int kMaxNesting = 64;  // blocks in blocks, parentheses in parentheses
+// Bounds that keep the walk's recursion small on a firmware thread's stack.
+constexpr int kMaxBlockNesting = 16;  // blocks in blocks
+constexpr int kMaxExprDepth = 32;     // operators and calls in operators and calls
 
 // Throws InputError "FILE:LINE:COL: message" at the first mistake.
 fw::program::Program parse_program(const std::string& text, const std::string& file);
