@@ -79,7 +79,8 @@ void make_set_case(const Corpus& corpus, FuzzCase& c, Rng& rng) {
 }  // namespace
 
 const std::vector<std::string>& case_kinds() {
-  static const std::vector<std::string> kinds = {"scenario", "set", "sweep", "permutation"};
+  static const std::vector<std::string> kinds = {"scenario", "set", "sweep", "permutation",
+                                                 "program"};
   return kinds;
 }
 
@@ -115,6 +116,12 @@ FuzzCase make_case(const Corpus& corpus, const std::string& kind, uint64_t seed,
               "workload.permutation=" + c.file_path,
               "--set",
               kTimeLimit};
+    c.culprits = {c.file_path};
+  } else if (kind == "program") {
+    c.file_text = mutate_program(corpus.program_texts[pick(rng, corpus.program_texts.size())], rng);
+    c.file_path = write_case_file(work_dir, "program.txt", c.file_text);
+    c.args = {"run",   "program_ring", "--quiet", "--set", "workload.program=" + c.file_path,
+              "--set", kTimeLimit};
     c.culprits = {c.file_path};
   } else {
     make_set_case(corpus, c, rng);

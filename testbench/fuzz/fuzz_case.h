@@ -4,7 +4,8 @@
 // Kinds: "scenario" (a mutated scenario file, `hybridsim run FILE`), "set" (mutated `--set`
 // names and values and `--seed` on a built-in scenario), "sweep" (a mutated sweep file,
 // `hybridsim sweep FILE --dry-run`, which checks it against the model), "permutation" (a
-// mutated traffic permutation file given to torus_traffic). Every run gets a
+// mutated traffic permutation file given to torus_traffic), "program" (a mutated
+// message-passing program given to the program workload). Every run gets a
 // short sim.time_limit so a valid but huge workload ends quickly.
 //
 // Verdicts: a run must end by itself (a hang is one that outlives the fuzzer's timeout),
@@ -25,6 +26,7 @@ struct Corpus {
   std::vector<std::string> scenario_texts;     // scenario files to mutate
   std::vector<std::string> sweep_texts;        // sweep files to mutate
   std::vector<std::string> permutation_texts;  // permutation files (for the 8x8x8 torus)
+  std::vector<std::string> program_texts;      // message-passing programs (docs/programs.md)
   // Built-in scenario -> its parameters as (name, value text) from `hybridsim params`.
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> params;
 };

@@ -93,7 +93,7 @@ int sc_main(int argc, char** argv) {
   uint64_t cases = 1000, seed = 1;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   double timeout = 60;
-  std::string out = "fuzz-out", bin, kinds_arg = "scenario,set,sweep,permutation";
+  std::string out = "fuzz-out", bin, kinds_arg = "scenario,set,sweep,permutation,program";
   std::vector<std::string> scenario_dirs = {HYBRIDSIM_SCENARIO_DIR};
   std::vector<std::string> sweep_dirs = {HYBRIDSIM_STUDY_DIR, HYBRIDSIM_SOAK_DIR};
   app.add_option("--cases", cases, "cases to run")
@@ -103,7 +103,8 @@ int sc_main(int argc, char** argv) {
   app.add_option("--timeout", timeout, "seconds after which a case counts as a hang")
       ->check(CLI::Range(1.0, 3600.0));
   app.add_option("--out", out, "where failing cases are kept (with replay commands)");
-  app.add_option("--kinds", kinds_arg, "comma-separated: scenario, set, sweep, permutation");
+  app.add_option("--kinds", kinds_arg,
+                 "comma-separated: scenario, set, sweep, permutation, program");
   app.add_option("--bin", bin, "the hybridsim executable (default: beside this one)");
   CLI11_PARSE(app, argc, argv);
 
@@ -114,7 +115,7 @@ int sc_main(int argc, char** argv) {
     const auto& known = hs::fuzz::case_kinds();
     if (std::find(known.begin(), known.end(), k) == known.end()) {
       std::cerr << "hybridsim-fuzz: error: --kinds: unknown kind '" << k
-                << "' (kinds: scenario, set, sweep, permutation)\n";
+                << "' (kinds: scenario, set, sweep, permutation, program)\n";
       return 2;
     }
     kinds.push_back(k);
@@ -131,6 +132,7 @@ int sc_main(int argc, char** argv) {
   corpus.scenario_texts = files_in(scenario_dirs, ".json");
   corpus.sweep_texts = files_in(sweep_dirs, ".json");
   corpus.permutation_texts = files_in({HYBRIDSIM_PERMUTATION_DIR}, ".txt");
+  corpus.program_texts = files_in({HYBRIDSIM_PROGRAM_DIR}, ".txt");
   for (const auto& e : fs::directory_iterator(HYBRIDSIM_SCENARIO_DIR)) {
     if (e.path().extension() != ".json") continue;
     const auto r = hs::sweep::run_command({bin, "params", e.path().stem().string()});

@@ -1,6 +1,7 @@
 #include "testbench/fuzz/mutator.h"
 
 #include <fmt/format.h>
+#include <cctype>
 
 #include <nlohmann/json.hpp>
 
@@ -315,6 +316,114 @@ std::string mutate_lines(const std::string& text, Rng& rng) {
   for (const auto& l : lines) out += l + "\n";
   // A swap of equal lines changes nothing: bytes then do.
   return out == text || pick(rng, 4) == 0 ? mutate_bytes(out, rng) : out;
+}
+
+namespace {
+// One word or number of a program, or a run of other characters: where a token mutation acts.
+std::vector<std::pair<size_t, size_t>> token_spans(const std::string& s) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (size_t i = 0; i < s.size();) {
+    size_t j = i + 1;
+    if (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_') {
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+    }
+    if (!std::isspace(static_cast<unsigned char>(s[i]))) spans.emplace_back(i, j - i);
+    i = j;
+  }
+  return spans;
+}
+}  // namespace
+
+std::string mutate_program(const std::string& text, Rng& rng) {
+  if (chance(rng, 0.3)) return mutate_lines(text, rng);
+  // The language's own words and values that test its limits.
+  static const std::vector<std::string> words = {"compute",
+                                                 "send",
+                                                 "recv",
+                                                 "sendrecv",
+                                                 "isend",
+                                                 "irecv",
+                                                 "wait",
+                                                 "waitall",
+                                                 "barrier",
+                                                 "bcast",
+                                                 "reduce",
+                                                 "allreduce",
+                                                 "allgather",
+                                                 "alltoall",
+                                                 "loop",
+                                                 "if",
+                                                 "else",
+                                                 "let",
+                                                 "ranks",
+                                                 "all",
+                                                 "even",
+                                                 "odd",
+                                                 "any",
+                                                 "tag",
+                                                 "op",
+                                                 "type",
+                                                 "as",
+                                                 "rank",
+                                                 "size",
+                                                 "x",
+                                                 "X",
+                                                 "i",
+                                                 "coord",
+                                                 "min",
+                                                 "{",
+                                                 "}",
+                                                 "(",
+                                                 ")",
+                                                 "..",
+                                                 ",",
+                                                 ";",
+                                                 "=",
+                                                 "\n",
+                                                 "0",
+                                                 "-1",
+                                                 "1",
+                                                 "7",
+                                                 "65536",
+                                                 "16777217",
+                                                 "1000001",
+                                                 "32768",
+                                                 "99999999999999999999",
+                                                 "size - 1",
+                                                 "size + 1",
+                                                 "1 / 0",
+                                                 "rank % 0",
+                                                 "9223372036854775807 * 2",
+                                                 "- - -",
+                                                 "(((((",
+                                                 ")))"};
+  std::string s = text;
+  const size_t n = 1 + pick(rng, 3);
+  for (size_t k = 0; k < n; ++k) {
+    const auto spans = token_spans(s);
+    if (spans.empty()) {
+      s += pick_from(rng, words);
+      continue;
+    }
+    const auto [at, len] = spans[pick(rng, spans.size())];
+    std::string w = pick_from(rng, words);
+    if (w == "\\n") w = "\n";
+    switch (pick(rng, 4)) {
+      case 0:  // replaced
+        s.replace(at, len, w);
+        break;
+      case 1:  // deleted
+        s.erase(at, len);
+        break;
+      case 2:  // a word inserted before it
+        s.insert(at, w + " ");
+        break;
+      default:  // duplicated
+        s.insert(at, s.substr(at, len) + " ");
+        break;
+    }
+  }
+  return chance(rng, 0.2) ? mutate_bytes(s, rng) : s;
 }
 
 std::string mutate_json_text(const std::string& text, Rng& rng) {

@@ -36,6 +36,11 @@ std::string mutate_bytes(const std::string& text, Rng& rng);
 // dropped), and sometimes byte mutations on top.
 std::string mutate_lines(const std::string& text, Rng& rng);
 
+// A message-passing program (docs/programs.md) with 1 to 3 token mutations (a word or number
+// replaced by one of the language's words or a limit-testing value, deleted, duplicated, or a
+// word inserted), or line mutations, and sometimes byte mutations on top.
+std::string mutate_program(const std::string& text, Rng& rng);
+
 // A parameter name, misspelt, wildcarded or emptied.
 std::string mutate_name(const std::string& name, Rng& rng);
 

@@ -78,6 +78,7 @@ TEST(FuzzMutator, ACaseIsAFunctionOfTheCampaignSeedAndItsNumber) {
   corpus.sweep_texts = {R"({"scenario": "default", "params": {"workload.spes": [1, 2]}})"};
   corpus.params["default"] = {{"workload.spes", "8"}, {"node0.host.clock", "1.8e+09"}};
   corpus.permutation_texts = {"# comment\n0,0,0 1,0,0\n1,0,0 0,0,0\n"};
+  corpus.program_texts = {"ranks all {\n  loop 2 { barrier }\n}\n"};
   const std::string dir = ::testing::TempDir();
   for (const auto& kind : hs::fuzz::case_kinds()) {
     for (uint64_t id = 0; id < 50; ++id) {
