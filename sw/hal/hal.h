@@ -104,6 +104,7 @@ constexpr uint64_t kTraceKeyAmiReceive = uint64_t{3} << 56;
 constexpr uint64_t kTraceKeySlmpm = uint64_t{4} << 56;
 constexpr uint64_t kTraceKeyAmiStopSent = uint64_t{5} << 56;      // a receiver's STOP
 constexpr uint64_t kTraceKeyAmiStopReceived = uint64_t{6} << 56;  // a sender's STOP
+constexpr uint64_t kTraceKeyMpi = uint64_t{7} << 56;              // point-to-point requests
 
 // RAII helper for a traced firmware phase.
 class Phase {

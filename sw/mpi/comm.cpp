@@ -50,6 +50,13 @@ Request Comm::isend(uint64_t buf, uint32_t bytes, int dest, int tag, int ctx) {
   const int id = next_id_++;
   Pending& p = pending_[id];
   p.send = true;
+  if (hal_.tracing()) {
+    hal_.protocol_begin("mpi send", trace_key(id),
+                        {{"dest", dest},
+                         {"tag", tag},
+                         {"bytes", bytes},
+                         {"protocol", dcmf::protocol_name(protocol_for(wire))}});
+  }
   p.handle = messenger_.send(map_.endpoint(dest), bytes == 0 ? sink_ : buf, wire,
                              protocol_for(wire), word);
   ++counts_.messages_sent;
@@ -69,6 +76,10 @@ Request Comm::irecv(uint64_t buf, uint32_t bytes, int src, int tag, int ctx) {
   Pending& p = pending_[id];
   p.buf = buf;
   p.capacity = bytes;
+  if (hal_.tracing()) {
+    hal_.protocol_begin("mpi recv", trace_key(id),
+                        {{"source", src}, {"tag", tag}, {"capacity", bytes}});
+  }
   if (auto e = matcher_.post(id, src, ctx, tag)) {
     ++counts_.unexpected;
     bind(id, *e);
@@ -108,6 +119,10 @@ Status Comm::finish(int id) {
     trace_->received(rank_, p.msg.src, p.msg.ctx, p.msg.tag, p.msg.seq, p.msg.bytes);
     ++counts_.messages_received;
     counts_.bytes_received += p.msg.bytes;
+    hal_.protocol_end(trace_key(id),
+                      {{"from", s.source}, {"matched_tag", s.tag}, {"bytes", s.bytes}});
+  } else {
+    hal_.protocol_end(trace_key(id), {});
   }
   pending_.erase(id);
   return s;
@@ -117,6 +132,7 @@ Status Comm::wait(Request& r) {
   auto it = pending_.find(r.id);
   if (it == pending_.end()) hal_.fail(fmt::format("wait on request {}: no such request", r.id));
   Pending& p = it->second;
+  Phase phase(hal_, "mpi wait");  // the rank's time blocked on communication
   if (p.send) {
     messenger_.wait_send(p.handle);
   } else {

@@ -86,6 +86,10 @@ class Comm {
   void bind(int id, const Envelope& e);
   dcmf::Protocol protocol_for(uint32_t bytes) const;
   Status finish(int id);
+  // A request's key among this core's protocol steps: unique per communicator and request.
+  uint64_t trace_key(int id) const {
+    return kTraceKeyMpi | trace_comm_ << 32 | static_cast<uint32_t>(id);
+  }
 
   Hal& hal_;
   MpiConfig cfg_;
@@ -98,6 +102,11 @@ class Comm {
   std::vector<uint32_t> next_seq_;  // per destination
   std::map<int, Pending> pending_;
   int next_id_ = 1;
+  uint64_t trace_comm_ = next_trace_comm();  // this communicator's number, for trace keys
+  static uint64_t next_trace_comm() {
+    static uint64_t n = 0;
+    return ++n & 0xffffff;
+  }
   uint64_t sink_;  // where empty messages' placeholder byte lands
   RankCounts counts_;
 };
