@@ -75,7 +75,10 @@ FaultInjector::FaultInjector(const ParamScope& scope, const std::string& what,
       fmt::format("{}: numbers of the {}s to hit, counted from 1 (e.g. '3,17'; empty: none)", desc,
                   event));
   if (!at.empty()) at_ = parse_numbers(at, scope.name(what + "_at"));
-  rng_.seed(stream_seed(scope.name(what) + (stream.empty() ? "" : "." + stream)));
+  if (rate_ > 0) {
+    rng_ = std::make_unique<std::mt19937_64>(
+        stream_seed(scope.name(what) + (stream.empty() ? "" : "." + stream)));
+  }
 }
 
 bool FaultInjector::draw() {
@@ -87,7 +90,7 @@ bool FaultInjector::draw() {
   }
   // The rate's draw happens for every event, listed or not, so listing a number does not
   // shift which later events the rate hits.
-  const bool drawn = rate_ > 0 && uniform_(rng_) < rate_;
+  const bool drawn = rate_ > 0 && uniform_(*rng_) < rate_;
   return listed || drawn;
 }
 
