@@ -60,7 +60,15 @@ class Hal {
   virtual double clock_hz() const = 0;
 
   // Blocks until an interrupt line in `mask` is pending; returns those lines and clears them.
+  // Only for an interrupt that cannot be lost: protocols use the timed wait below.
   virtual uint32_t wait_irq(uint32_t mask) = 0;
+  // The same, giving up after `timeout_cycles` (> 0) of this core's clock: returns 0 then, and
+  // the firmware polls the device's status registers instead (an interrupt may be lost or
+  // late). Protocols take the timeout from their firmware parameters (sw/hal/irq_wait.h).
+  virtual uint32_t wait_irq(uint32_t mask, uint64_t timeout_cycles) = 0;
+  // Firmware found by polling, after a timed-out wait, the completion its interrupt should
+  // have announced: counted and marked on this core's timeline. `protocol` is a literal.
+  virtual void irq_recovered(const char* protocol) = 0;
 
   // Identity of the core running this firmware.
   virtual int core_index() const = 0;
