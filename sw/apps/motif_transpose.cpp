@@ -1,6 +1,38 @@
 #include "sw/apps/motif_transpose.h"
 
+#include <fmt/format.h>
+#include <functional>
+
 namespace hs::fw::motifs {
+
+namespace {
+// A split's result checked before use: its ranks are the world ranks `world_of` gives, in that
+// order, and a ring exchange on it (each rank sends its world rank to the next) arrives from
+// the previous rank, named by its rank in the communicator.
+void check_communicator(mpi::Comm& sub, const std::function<int(int)>& world_of, const char* what) {
+  Hal& hal = sub.hal();
+  const int n = sub.size(), me = sub.rank(), me_world = sub.world_rank(me);
+  for (int k = 0; k < n; ++k) {
+    if (sub.world_rank(k) != world_of(k)) {
+      hal.fail(fmt::format("rank {}: its {} communicator's rank {} is world rank {}, not {}",
+                           me_world, what, k, sub.world_rank(k), world_of(k)));
+    }
+  }
+  const uint64_t out = sub.window() + (48u << 20), in = out + 64;
+  const int32_t mine = me_world;
+  hal.store(out, &mine, sizeof mine);
+  const int prev = (me + n - 1) % n;
+  const mpi::Status st = sub.sendrecv(out, sizeof mine, (me + 1) % n, in, sizeof mine, prev, 7);
+  int32_t got = -1;
+  hal.load(in, &got, sizeof got);
+  if (st.source != prev || st.tag != 7 || got != world_of(prev)) {
+    hal.fail(
+        fmt::format("rank {}: on its {} communicator it received {} from rank {} (tag {}); "
+                    "expected {} from rank {} (tag 7)",
+                    me_world, what, got, st.source, st.tag, world_of(prev), prev));
+  }
+}
+}  // namespace
 
 void transpose(mpi::Comm& comm, mpi::Collectives& coll, const TransposeConfig& cfg, Timing& out) {
   Hal& hal = comm.hal();
@@ -8,14 +40,10 @@ void transpose(mpi::Comm& comm, mpi::Collectives& coll, const TransposeConfig& c
   const int row = r / cols, col = r % cols;
   mpi::Comm row_comm = coll.split(row, col);
   mpi::Comm col_comm = coll.split(col, row);
-  // Ranked by the key: my row's ranks by column, my column's by row.
-  for (int k = 0; k < cols; ++k) {
-    if (row_comm.world_rank(k) != row * cols + k) hal.fail("transpose: row communicator misranked");
-  }
-  for (int k = 0; k < cfg.rows; ++k) {
-    if (col_comm.world_rank(k) != k * cols + col)
-      hal.fail("transpose: column communicator misranked");
-  }
+  check_communicator(
+      row_comm, [&](int k) { return row * cols + k; }, "row");
+  check_communicator(
+      col_comm, [&](int k) { return k * cols + col; }, "column");
   mpi::Collectives row_coll(row_comm, cfg.algorithms), col_coll(col_comm, cfg.algorithms);
   const uint64_t sbuf = comm.window(), rbuf = comm.window() + (32u << 20);
   // One exchange: block j to the communicator's rank j, each checked from its sender.

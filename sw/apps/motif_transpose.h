@@ -1,6 +1,7 @@
 // The transpose motif: the all-to-all exchanges of a 3D FFT on a 2D (pencil) decomposition.
 // The ranks form a rows x cols grid, rank r at row r div cols and column r mod cols; each rank
-// splits a communicator of its row and one of its column (Collectives::split). Each iteration
+// splits a communicator of its row and one of its column (Collectives::split), checking each
+// by its ranks and a ring exchange of point-to-point messages on it. Each iteration
 // computes, alltoalls `bytes` per pair within its row, computes again, then alltoalls within
 // its column. Every block is checked by its receiver, and by the MPI checker.
 #pragma once
