@@ -73,6 +73,10 @@ class Comm {
   // The world communicator.
   Comm(Hal& hal, const MpiConfig& cfg, const hs::torus::TorusShape& shape, const RankMap& map,
        int rank, MpiTrace* trace);
+  // Neither copied nor moved: sub-communicators and the messaging layer's callback hold its
+  // address (Collectives::split returns a new one in place).
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
   // Programs this rank's share of the DMA engine (the world's; sub-communicators have none).
   void init();
 
