@@ -93,11 +93,11 @@ const AlgorithmInfo* find_algorithm(Collective c, const std::string& name, int r
 CollContext::CollContext(Comm& comm_, const CollectiveCall& call_)
     : comm(comm_),
       call(call_),
-      tag(static_cast<int>(call_.call % (kTagUpperBound + 1))),
+      tag(comm_.collective_tag(call_.call)),
       rank(comm_.rank()),
       size(comm_.size()),
       next_(comm_.window() + kRankScratch),
-      end_(comm_.window() + kRankWindow - 4096) {}
+      end_(comm_.window() + kRankLayerBuffers) {}
 
 uint64_t CollContext::scratch(uint64_t bytes) {
   const uint64_t a = next_;
@@ -150,13 +150,16 @@ Collectives::Collectives(Comm& comm, const Algorithms& algorithms) : comm_(comm)
 }
 
 void Collectives::run(CollectiveCall call) {
-  call.call = calls_++;
+  call.call = comm_.next_collective_call();
+  call.comm = comm_.id();
+  call.group = comm_.group();
   const AlgorithmInfo* a = chosen_[static_cast<size_t>(call.kind)];
   Phase phase(comm_.hal(), collective_name(call.kind));
-  comm_.trace().collective_begin(comm_.rank(), call);
+  const int me = comm_.world_rank(comm_.rank());
+  comm_.trace().collective_begin(me, call);
   CollContext c(comm_, call);
   a->run(c);
-  comm_.trace().collective_end(comm_.rank(), call);
+  comm_.trace().collective_end(me, call);
 }
 
 void Collectives::barrier() {

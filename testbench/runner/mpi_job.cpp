@@ -145,6 +145,26 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
   }
 }
 
+void declare_iterations(int& iterations, int& warmup) {
+  ParamScope p("workload");
+  iterations = static_cast<int>(
+      p.integer("iterations", iterations, "", "timed iterations", Range::between(1, 100000)));
+  warmup = static_cast<int>(
+      p.integer("warmup", warmup, "", "untimed iterations first", Range::between(0, 1000)));
+}
+
+std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
+                                                               const std::shared_ptr<MpiJob>& job,
+                                                               MotifProgram motif) {
+  auto timing =
+      std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
+  m.keep.push_back(timing);
+  install_ranks(m, job, [timing, motif](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
+    motif(comm, coll, (*timing)[static_cast<size_t>(comm.rank())]);
+  });
+  return timing;
+}
+
 nlohmann::json MpiJob::json() const {
   checker->finish();
   uint64_t msgs = 0, bytes = 0, unexpected = 0;
