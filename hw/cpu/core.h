@@ -5,7 +5,9 @@
 // Interrupt faults (off by default) act on the core's interrupt input, the one place every
 // source's interrupt passes: `irq_drop_*` loses an interrupt, `irq_late_*` delivers it
 // `irq_late_delay` later. Events are the interrupts raised at this core, numbered from 1.
-// A wait with a timeout (wait_irq(mask, timeout)) lets firmware recover from a lost one.
+// A wait with a timeout (wait_irq(mask, timeout)) lets firmware recover from a lost one. Its
+// timer is armed only when this core has interrupt faults: otherwise no interrupt is lost,
+// and a deadlocked run goes idle (and is reported) rather than polling forever.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>

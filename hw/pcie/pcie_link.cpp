@@ -239,13 +239,18 @@ uint64_t PcieLink::tlps(int dir, TlpKind k) const {
 uint64_t PcieLink::payload_bytes(int dir) const {
   return dir_[dir]->payload.total();
 }
-uint64_t PcieLink::wire_bytes(int dir) {
-  book_due_dllps(*dir_[dir], hs::now());
-  return dir_[dir]->wire.total();
+// DLLPs due by now that the wire has not booked yet (booked when it next moves).
+uint64_t PcieLink::due_dllp_bytes(int dir) const {
+  const sc_time now = hs::now();
+  uint64_t n = 0;
+  for (const auto& due : dir_[dir]->dllps_due) n += due.at <= now;
+  return n * PcieConfig::kDllpWireBytes;
 }
-uint64_t PcieLink::dllp_bytes(int dir) {
-  book_due_dllps(*dir_[dir], hs::now());
-  return dir_[dir]->dllp_bytes.value;
+uint64_t PcieLink::wire_bytes(int dir) const {
+  return dir_[dir]->wire.total() + due_dllp_bytes(dir);
+}
+uint64_t PcieLink::dllp_bytes(int dir) const {
+  return dir_[dir]->dllp_bytes.value + due_dllp_bytes(dir);
 }
 
 void PcieLink::transport(Side from, tlm::tlm_generic_payload& gp, sc_time& delay) {

@@ -63,9 +63,8 @@ class PcieLink : public sc_core::sc_module {
   // Per-direction totals, for tests and reports. dir 0 = A->B (downstream), 1 = B->A.
   uint64_t tlps(int dir, TlpKind k) const;
   uint64_t payload_bytes(int dir) const;
-  // Up to now (DLLPs due by now are booked first, hence not const).
-  uint64_t wire_bytes(int dir);  // TLPs and DLLPs
-  uint64_t dllp_bytes(int dir);  // ACK, NAK and UpdateFC DLLPs this direction's wire carried
+  uint64_t wire_bytes(int dir) const;  // TLPs and DLLPs, up to now
+  uint64_t dllp_bytes(int dir) const;  // ACK, NAK and UpdateFC DLLPs this direction's wire carried
 
  private:
   struct ReadCtx;
@@ -113,6 +112,7 @@ class PcieLink : public sc_core::sc_module {
   void schedule_dllp(Direction& wire, const sc_core::sc_time& at, Counter& kind, const char* name);
   void book_due_dllps(Direction& wire, const sc_core::sc_time& upto);
   void book_dllp(Direction& wire, const sc_core::sc_time& at, Counter& kind, const char* name);
+  uint64_t due_dllp_bytes(int dir) const;
   // The receiver of direction d took a TLP whole: count it towards the next ACK.
   void acknowledge(Direction& d);
   // Sends the ACK for every unacknowledged TLP of direction d (count reached or timer).
