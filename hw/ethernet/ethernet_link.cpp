@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "tlm/check/checker.h"
+#include "tlm/fault/fault_injector.h"
 #include "tlm/kernel/now.h"
 #include "tlm/link/delivery_queue.h"
 #include "tlm/params/param_registry.h"
@@ -42,11 +43,15 @@ struct EthernetLink::Direction {
         out(out_socket),
         tx(c.tx_queue),
         rx_credits(c.rx_buffer, 0),
+        frame_loss(ParamScope(name), "frame_loss",
+                   "lose frames (the receiver drops a frame with a bad FCS)", "frame", 0.5),
         in_flight([&link, this](Frame& f) { link.arrive(*this, f); }),
         stats(name),
         frames(stats.counter("frames", "frames", "frames sent")),
         payload(stats.bytes("payload_bytes", "write data bytes on the wire by the run's end")),
         wire(stats.bytes("wire_bytes", "bytes on the wire by the run's end, including framing")),
+        frames_lost(stats.counter("frames_lost", "frames",
+                                  "frames dropped by the receiver (injected faults)")),
         paused_frames(stats.counter("paused_frames", "frames",
                                     "frames held back until the receiver had room")),
         busy(stats.busy("utilisation", "fraction of time the wire is busy",
@@ -59,11 +64,13 @@ struct EthernetLink::Direction {
   SerialResource line;
   TransmitBuffer tx;
   CreditPool rx_credits;  // the receiving NIC's buffer, one credit per frame
+  FaultInjector frame_loss;
   DeliveryQueue<Frame> in_flight;
   TaggedPayload<EthernetFrameExt> delivery;  // reused for every frame delivered
   StatGroup stats;
   Counter& frames;
   ByteFlow &payload, &wire;
+  Counter& frames_lost;
   Counter& paused_frames;
   BusyTime& busy;
   Occupancy& rx_held;
@@ -97,6 +104,10 @@ void EthernetLink::receiver_never_waits(Side receiver) {
 
 uint64_t EthernetLink::frames(int dir) const {
   return dir_[dir]->frames.value;
+}
+
+uint64_t EthernetLink::frames_lost(int dir) const {
+  return dir_[dir]->frames_lost.value;
 }
 
 void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& delay) {
@@ -137,11 +148,15 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
     ++d.frames;
     d.payload.add(start, start + ser, n);
     d.wire.add(start, start + ser, wire);  // also the wire's busy time
+    // Drawn for every frame sent: a lost one is marked on the wire's track.
+    const bool lost = d.frame_loss.hit();
+    if (lost) ++d.frames_lost;
     if (d.track >= 0) {
       const nlohmann::json args = {{"address", addr}, {"bytes", n}, {"wire_bytes", wire}};
-      TransactionTrace::instance().span(d.track, "frame", start, start + ser, &args);
+      TransactionTrace::instance().span(d.track, lost ? "frame lost (bad FCS)" : "frame", start,
+                                        start + ser, &args);
     }
-    d.in_flight.push(start + ser + latency_, Frame{addr, std::vector<uint8_t>(src, src + n)});
+    d.in_flight.push(start + ser + latency_, Frame{addr, std::vector<uint8_t>(src, src + n), lost});
     addr += n;
     src += n;
     remaining -= n;
@@ -151,6 +166,13 @@ void EthernetLink::transport(int from, tlm::tlm_generic_payload& gp, sc_time& de
 }
 
 void EthernetLink::arrive(Direction& d, Frame& f) {
+  if (f.lost) {
+    // Dropped at the receiver's MAC (bad FCS): its buffer slot frees at once and the resume
+    // crosses the link back, as for a frame taken.
+    d.rx_credits.release(hs::now() + latency_);
+    d.rx_held.set(d.rx_credits.headers_in_use(), hs::now());
+    return;
+  }
   tlm::tlm_generic_payload& gp = d.delivery.gp;
   prepare(gp, tlm::TLM_WRITE_COMMAND, f.addr, f.data.data(),
           static_cast<unsigned int>(f.data.size()));

@@ -10,6 +10,12 @@
 // equivalent is a credit per frame, returned when the receiver has taken a frame and the
 // resume signal has crossed the link (its one-way latency). Frames are delivered through a
 // DeliveryQueue, so the fabric behind the receiver may wait.
+//
+// Faults: `<link>.<dir>.frame_loss_rate` / `frame_loss_at` (tlm/fault/fault_injector.h) lose
+// frames. A lost frame is sent in full (it occupies the wire and the receive buffer's credit)
+// but the receiving NIC finds a bad FCS and drops it: it is never delivered, and its credit
+// is returned as for a frame taken, so loss never leaks flow-control credits. Recovery is the
+// business of the firmware above (sw/slmpm), as on a real Ethernet.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -59,11 +65,13 @@ class EthernetLink : public sc_core::sc_module {
 
   const EthernetConfig& config() const { return cfg_; }
   uint64_t frames(int dir) const;
+  uint64_t frames_lost(int dir) const;
 
  private:
   struct Frame {
     uint64_t addr = 0;
     std::vector<uint8_t> data;
+    bool lost = false;  // dropped by the receiver (bad FCS): never delivered
   };
   struct Direction;
   void from_a(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transport(0, gp, delay); }

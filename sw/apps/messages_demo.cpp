@@ -16,10 +16,11 @@ namespace amap = hybrid::amap;
 namespace shm = slmpm::shm;
 
 namespace {
-slmpm::Channel channel(int acc, uint32_t segments, bool ethernet) {
-  return {shm::host_to_acc(acc, 0, segments, ethernet),
-          shm::acc_to_host(acc, 0, segments, ethernet),
-          ethernet ? slmpm::Fabric::Ethernet : slmpm::Fabric::Pcie, 0};
+slmpm::Channel channel(const Config& cfg, bool ethernet) {
+  return {shm::host_to_acc(cfg.accelerator, 0, cfg.segments, ethernet),
+          shm::acc_to_host(cfg.accelerator, 0, cfg.segments, ethernet),
+          ethernet ? slmpm::Fabric::Ethernet : slmpm::Fabric::Pcie, 0,
+          ethernet ? cfg.resend : slmpm::Resend{}};
 }
 }  // namespace
 
@@ -27,8 +28,8 @@ void host_program(Hal& hal, const Config& cfg, os::OsModel& os, slmpm::Registrat
                   Results& out) {
   Phase phase(hal, "SLMPM messages");
   slmpm::HostSlmpmConfig sc;
-  sc.pcie = channel(cfg.accelerator, cfg.segments, false);
-  if (cfg.ethernet) sc.ethernet = channel(cfg.accelerator, cfg.segments, true);
+  sc.pcie = channel(cfg, false);
+  if (cfg.ethernet) sc.ethernet = channel(cfg, true);
   sc.thresholds = cfg.thresholds;
   sc.accelerator = static_cast<uint32_t>(cfg.accelerator);
   slmpm::HostSlmpm slmpm(hal, sc, os, cache);
@@ -86,9 +87,12 @@ void host_program(Hal& hal, const Config& cfg, os::OsModel& os, slmpm::Registrat
     }
     if (!tag) hal.fail("SLMPM message failed: " + error);
     in_flight.push_back({*tag, op == Operations::Get, b, n});
+    out.bytes += n;
   }
   while (!in_flight.empty()) complete_oldest();
   out.elapsed_us = static_cast<double>(hal.cycles() - t0) / hal.clock_hz() * 1e6;
+  slmpm.close();
+  out.resends = slmpm.resends();
   const auto& c = slmpm.counters();
   out.smt = c.smt;
   out.dma = c.dma;
@@ -104,6 +108,7 @@ void accelerator_program(Hal& hal, const Config& cfg, Results& out) {
   if (cfg.ethernet) {
     ac.ethernet = std::make_pair(shm::host_to_acc(cfg.accelerator, 0, cfg.segments, true),
                                  shm::acc_to_host(cfg.accelerator, 0, cfg.segments, true));
+    ac.ethernet_resend = cfg.resend;
   }
   ac.engine_regs = amap::kAccDmaEngine;
   ac.request_area = kAccRequests;

@@ -44,11 +44,14 @@ struct Config {
   IdForms ids = IdForms::Mixed;
   Operations ops = Operations::Mixed;
   slmpm::Thresholds thresholds;
+  slmpm::Resend resend{true};  // the Ethernet channel's (never the PCIe one's)
   uint64_t seed = 1;
 };
 
 struct Results {
   uint64_t smt = 0, dma = 0, pcie = 0, ethernet = 0, delivered = 0, gets = 0;
+  uint64_t bytes = 0;    // message bytes moved (sends, puts and gets)
+  uint64_t resends = 0;  // rewrites by the host's resending (Ethernet) channel
   double elapsed_us = 0;
   bool finished = false;
 };

@@ -16,7 +16,10 @@ void host_program(Hal& hal, const Config& cfg, os::OsModel& os, slmpm::Registrat
   Phase phase(hal, "DMA transfers");
   slmpm::HostSlmpmConfig sc;
   sc.pcie = {shm::host_to_acc(cfg.accelerator, 0, cfg.segments),
-             shm::acc_to_host(cfg.accelerator, 0, cfg.segments), slmpm::Fabric::Pcie, 0};
+             shm::acc_to_host(cfg.accelerator, 0, cfg.segments),
+             slmpm::Fabric::Pcie,
+             0,
+             {}};
   sc.accelerator = static_cast<uint32_t>(cfg.accelerator);
   slmpm::HostSlmpm dma(hal, sc, os, cache);
   const slmpm::AcceleratorId to{slmpm::AcceleratorId::Form::PcieId,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstddef>
 
 namespace hs::fw::slmpm {
 
@@ -9,14 +10,33 @@ namespace {
 uint64_t now_ps(Hal& hal) {
   return static_cast<uint64_t>(static_cast<double>(hal.cycles()) / hal.clock_hz() * 1e12);
 }
+// J's copy on a resend ring: the count in the low 48 bits, the resend epoch above.
+constexpr int kEpochShift = 48;
+constexpr uint64_t kCountMask = (uint64_t{1} << kEpochShift) - 1;
 }  // namespace
+
+uint16_t packet_checksum(const Packet& p) {
+  Packet q = p;
+  q.check = 0;
+  const auto* b = reinterpret_cast<const uint8_t*>(&q);
+  uint32_t s1 = 0, s2 = 0;
+  for (size_t i = 0; i < sizeof q; ++i) {
+    s1 = (s1 + b[i]) % 255;
+    s2 = (s2 + s1) % 255;
+  }
+  return static_cast<uint16_t>(s2 << 8 | s1);
+}
 
 void check(Hal& hal, bool ok, const char* rule, const std::string& what) {
   hal.check(ok, rule, "mirrored-counter invariant violated: " + what);
 }
 
-RingWriter::RingWriter(Hal& hal, const RingLayout& layout, CounterMode mode)
-    : hal_(hal), m_(layout), mode_(mode) {}
+RingWriter::RingWriter(Hal& hal, const RingLayout& layout, CounterMode mode, const Resend& resend)
+    : hal_(hal),
+      m_(layout),
+      mode_(mode),
+      resend_(resend),
+      timeout_cycles_(static_cast<uint64_t>(resend.timeout_ns * 1e-9 * hal.clock_hz())) {}
 
 uint64_t RingWriter::peer_read_count() {
   uint64_t k;
@@ -29,6 +49,11 @@ uint64_t RingWriter::peer_read_count() {
   check(hal_, k >= k_seen_, kRuleKMonotonic,
         fmt::format("K went backwards ({} after {})", k, k_seen_));
   check(hal_, k <= j_, kRuleKBehindJ, fmt::format("K = {} is ahead of J = {}", k, j_));
+  if (resend_.on && k > k_seen_) {
+    unacked_.erase(unacked_.begin(), unacked_.begin() + static_cast<ptrdiff_t>(k - k_seen_));
+    last_progress_ = hal_.cycles();
+    unanswered_ = 0;
+  }
   k_seen_ = k;
   return k;
 }
@@ -46,23 +71,55 @@ size_t RingWriter::flush(std::deque<Packet>& pending) {
     pending.pop_front();
     p.seq = j_ + 1 + i;
     p.sent_ps = now_ps(hal_);
+    if (resend_.on) {
+      p.check = packet_checksum(p);
+      if (unacked_.empty()) last_progress_ = hal_.cycles();  // the timer starts
+      unacked_.push_back(p);
+    }
     const uint64_t segment = p.seq % m_.segments;
     hal_.store(m_.ring + segment * sizeof(Packet) + m_.reader_memory_from_writer, p);
   }
   if (n == 0) return 0;
   j_ += n;
-  // Same posted path as the data: J arrives after the packets it announces.
-  if (mode_ == CounterMode::Mirrored) {
-    hal_.store<uint64_t>(m_.j_copy + m_.reader_memory_from_writer, j_);
-  } else {
-    hal_.store<uint64_t>(m_.j_home, j_);  // local; the reader fetches it
-  }
+  write_j();
   return n;
 }
 
+void RingWriter::write_j() {
+  // Same posted path as the data: J arrives after the packets it announces.
+  if (mode_ == CounterMode::Mirrored) {
+    const uint64_t word = resend_.on ? j_ | uint64_t{epoch_} << kEpochShift : j_;
+    hal_.store<uint64_t>(m_.j_copy + m_.reader_memory_from_writer, word);
+  } else {
+    hal_.store<uint64_t>(m_.j_home, j_);  // local; the reader fetches it
+  }
+}
+
+bool RingWriter::service() {
+  if (!resend_.on || j_ == k_seen_) return true;
+  if (hal_.cycles() - last_progress_ < timeout_cycles_) return true;
+  peer_read_count();  // progress restarts the timer
+  if (j_ == k_seen_ || hal_.cycles() - last_progress_ < timeout_cycles_) return true;
+  if (unanswered_ >= resend_.retries) return false;
+  for (const Packet& p : unacked_) {
+    hal_.store(m_.ring + (p.seq % m_.segments) * sizeof(Packet) + m_.reader_memory_from_writer, p);
+  }
+  ++epoch_;  // tells the reader to publish K again, in case that was what was lost
+  write_j();
+  ++unanswered_;
+  ++resends_;
+  last_progress_ = hal_.cycles();
+  return true;
+}
+
 RingReader::RingReader(Hal& hal, const RingLayout& layout, CounterMode mode, Publish publish,
-                       uint32_t threshold)
-    : hal_(hal), m_(layout), mode_(mode), policy_(publish), threshold_(threshold) {}
+                       uint32_t threshold, const Resend& resend)
+    : hal_(hal),
+      m_(layout),
+      mode_(mode),
+      policy_(publish),
+      threshold_(threshold),
+      resend_(resend.on) {}
 
 void RingReader::publish() {
   if (mode_ == CounterMode::Mirrored) {
@@ -82,6 +139,14 @@ size_t RingReader::poll(const std::function<void(const Packet&)>& apply) {
     j = hal_.load<uint64_t>(m_.j_home + m_.writer_memory_from_reader);
     ++remote_reads_;
   }
+  bool resent = false;
+  if (resend_) {
+    const auto epoch = static_cast<uint16_t>(j >> kEpochShift);
+    resent = epoch != epoch_seen_;
+    resends_seen_ += resent;
+    epoch_seen_ = epoch;
+    j &= kCountMask;
+  }
   check(hal_, j >= j_seen_, kRuleJMonotonic,
         fmt::format("J went backwards ({} after {})", j, j_seen_));
   check(hal_, j - k_ <= m_.segments, kRuleAtMostN, fmt::format("J - K = {} exceeds N", j - k_));
@@ -90,6 +155,14 @@ size_t RingReader::poll(const std::function<void(const Packet&)>& apply) {
   while (k_ < j) {
     Packet p;
     hal_.load(m_.ring + ((k_ + 1) % m_.segments) * sizeof(Packet), &p, sizeof p);
+    if (resend_ && (p.seq != k_ + 1 || p.check != packet_checksum(p))) {
+      // Not yet valid: its write was lost (an older packet is still there) or damaged. The
+      // writer's rewrite fills it; never a newer packet, which would have overwritten one unread.
+      check(hal_, p.seq <= k_ + 1, kRuleInSequence,
+            fmt::format("segment {} holds packet {}, expected {} (overwritten unread)",
+                        (k_ + 1) % m_.segments, p.seq, k_ + 1));
+      break;
+    }
     check(hal_, p.seq == k_ + 1, kRuleInSequence,
           fmt::format("segment {} holds packet {}, expected {} (read before its data arrived, "
                       "or overwritten unread)",
@@ -98,6 +171,7 @@ size_t RingReader::poll(const std::function<void(const Packet&)>& apply) {
     ++k_;
     ++n;
   }
+  const uint64_t published_before = publications_;
   switch (policy_) {
     case Publish::Eager:
       if (n > 0) publish();
@@ -114,7 +188,27 @@ size_t RingReader::poll(const std::function<void(const Packet&)>& apply) {
       if (n >= threshold_) publish();
       break;
   }
+  // The writer resent: what it lacks may be K's last publication.
+  if (resent && publications_ == published_before) publish();
   return n;
+}
+
+bool close_resend(Hal& hal, RingWriter& out, const RingReader& in,
+                  const std::function<void()>& poll, const Resend& resend, uint64_t poll_cycles) {
+  const auto quiet_cycles = static_cast<uint64_t>(4 * resend.timeout_ns * 1e-9 * hal.clock_hz());
+  uint64_t quiet_since = hal.cycles(), seen = in.resends_seen();
+  for (;;) {
+    poll();
+    out.acknowledge();
+    if (!out.service()) return false;
+    if (!out.all_acknowledged() || in.resends_seen() != seen) {
+      seen = in.resends_seen();
+      quiet_since = hal.cycles();
+    } else if (hal.cycles() - quiet_since >= quiet_cycles) {
+      return true;
+    }
+    hal.compute(poll_cycles);
+  }
 }
 
 }  // namespace hs::fw::slmpm

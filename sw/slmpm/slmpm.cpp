@@ -49,13 +49,34 @@ Body body_of(const Packet& p) {
   return b;
 }
 
+// Names a packet's message and tag (the first field of every body) in failures.
+std::string describe(const Packet& p) {
+  static constexpr const char* kNames[] = {"message", "GET request", "DMA done", "SMT header",
+                                           "SMT ack", "SMT data",    "SMT done", "PUT request"};
+  const char* name = p.variable < 8 ? kNames[p.variable] : kNames[0];
+  const auto tag = body_of<AckBody>(p).tag;
+  if (p.variable == kSmtData) {
+    return fmt::format("{} at offset {} of tag {}", name, body_of<DataBody>(p).offset, tag);
+  }
+  return fmt::format("{} of tag {}", name, tag);
+}
+
+// A resending writer gave up: the transfer whose packet was lost fails, never silently.
+void fail_lost(Hal& hal, const char* side, int link, const RingWriter& out, const Resend& resend) {
+  const Packet& p = out.oldest_unacked();
+  hal.fail(
+      fmt::format("SLMPM: Ethernet link {} ({}): {} (packet {}) not acknowledged after {} "
+                  "resends, {} us apart: the transfer failed",
+                  link, side, describe(p), p.seq, resend.retries, resend.timeout_ns / 1e3));
+}
+
 }  // namespace
 
 struct HostSlmpm::Link {
   Link(Hal& hal, const Channel& c)
       : ch(c),
-        out(hal, c.to_acc, CounterMode::Mirrored),
-        in(hal, c.from_acc, CounterMode::Mirrored, Publish::Eager, 1) {}
+        out(hal, c.to_acc, CounterMode::Mirrored, c.resend),
+        in(hal, c.from_acc, CounterMode::Mirrored, Publish::Eager, 1, c.resend) {}
   Channel ch;
   RingWriter out;
   RingReader in;
@@ -221,6 +242,29 @@ void HostSlmpm::progress() {
       }
     });
     if (!l.pending.empty()) l.out.flush(l.pending);
+    if (!l.out.service()) fail_lost(hal_, "host to accelerator", l.ch.link, l.out, l.ch.resend);
+  }
+}
+
+uint64_t HostSlmpm::resends() const {
+  uint64_t n = 0;
+  for (const auto& l : links_) n += l.out.resends();
+  return n;
+}
+
+void HostSlmpm::close() {
+  for (auto& l : links_) {
+    if (!l.ch.resend.on) continue;
+    const bool ok = close_resend(
+        hal_, l.out, l.in,
+        [&] {
+          l.in.poll([&](const Packet& p) {
+            hal_.fail(
+                fmt::format("SLMPM: {} from the accelerator after the last transfer", describe(p)));
+          });
+        },
+        l.ch.resend, 50);
+    if (!ok) fail_lost(hal_, "host to accelerator", l.ch.link, l.out, l.ch.resend);
   }
 }
 
@@ -236,16 +280,23 @@ void HostSlmpm::wait(uint32_t tag) {
 void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t transfers,
                        const Delivered& delivered, uint64_t poll_cycles) {
   struct Chan {
-    Chan(Hal& h, const RingLayout& from, const RingLayout& to)
-        : in(h, from, CounterMode::Mirrored, Publish::Eager, 1),
-          out(h, to, CounterMode::Mirrored) {}
+    Chan(Hal& h, const RingLayout& from, const RingLayout& to, const Resend& r = {})
+        : in(h, from, CounterMode::Mirrored, Publish::Eager, 1, r),
+          out(h, to, CounterMode::Mirrored, r),
+          resend(r) {}
     RingReader in;
     RingWriter out;
+    Resend resend;
     std::deque<Packet> pending;
   };
   std::deque<Chan> chans;
   chans.emplace_back(hal, cfg.pcie_from_host, cfg.pcie_to_host);
-  if (cfg.ethernet) chans.emplace_back(hal, cfg.ethernet->first, cfg.ethernet->second);
+  if (cfg.ethernet) {
+    chans.emplace_back(hal, cfg.ethernet->first, cfg.ethernet->second, cfg.ethernet_resend);
+  }
+  auto resend_due = [&](Chan& c) {
+    if (!c.out.service()) fail_lost(hal, "accelerator to host", cfg.ethernet_link, c.out, c.resend);
+  };
   struct Incoming {
     uint64_t dst;
     uint32_t length, received;
@@ -383,14 +434,26 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
     admit_waiting();
     for (auto& c : chans) {
       if (!c.pending.empty()) c.out.flush(c.pending);
+      resend_due(c);
     }
     if (!progress) hal.compute(poll_cycles);
   }
   for (auto& c : chans) {
     while (!c.pending.empty()) {
       c.out.flush(c.pending);
+      resend_due(c);
       if (!c.pending.empty()) hal.compute(poll_cycles);
     }
+    if (!c.resend.on) continue;
+    const bool ok = close_resend(
+        hal, c.out, c.in,
+        [&] {
+          c.in.poll([&](const Packet& p) {
+            hal.fail(fmt::format("SLMPM: {} from the host after the last transfer", describe(p)));
+          });
+        },
+        c.resend, poll_cycles);
+    if (!ok) fail_lost(hal, "accelerator to host", cfg.ethernet_link, c.out, c.resend);
   }
 }
 

@@ -51,6 +51,7 @@ struct Channel {
   RingLayout to_acc, from_acc;
   Fabric fabric = Fabric::Pcie;
   int link = 0;
+  Resend resend;  // on for a fabric that may lose writes (Ethernet)
 };
 
 struct HostSlmpmConfig {
@@ -74,6 +75,9 @@ class HostSlmpm {
                               std::string& error);
   bool test(uint32_t tag);
   void wait(uint32_t tag);
+  // Once every transfer is complete: ends the resending channels (close_resend), so the
+  // accelerator learns that its last messages arrived.
+  void close();
   size_t outstanding() const { return transfers_.size(); }
   const Mode& last_mode() const { return last_mode_; }
 
@@ -81,6 +85,8 @@ class HostSlmpm {
     uint64_t smt = 0, dma = 0, pcie = 0, ethernet = 0;
   };
   const Counters& counters() const { return counters_; }
+  // Rewrites (of every unacknowledged packet and J) by the host on resending channels.
+  uint64_t resends() const;
 
  private:
   struct Link;
@@ -121,6 +127,8 @@ class HostSlmpm {
 struct AcceleratorSlmpmConfig {
   RingLayout pcie_from_host, pcie_to_host;
   std::optional<std::pair<RingLayout, RingLayout>> ethernet;  // from host, to host
+  Resend ethernet_resend;                                     // the Ethernet rings' resend
+  int ethernet_link = 0;                                      // named in failures
   uint64_t engine_regs = 0, request_area = 0, host_window = 0;
   uint32_t accelerator = 0;   // headers must name this accelerator
   uint64_t receive_area = 0;  // where sends land: a free slot each, round robin

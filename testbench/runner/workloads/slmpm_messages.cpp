@@ -63,6 +63,16 @@ HYBRIDSIM_WORKLOAD(slmpm_messages, HybridModel,
                {"pcie", "ethernet"}) == "pcie"
           ? fw::slmpm::Fabric::Pcie
           : fw::slmpm::Fabric::Ethernet;
+  cfg.resend.timeout_ns =
+      t.real("ethernet_resend_timeout", cfg.resend.timeout_ns / 1e3, "us",
+             "Ethernet channel: the ring's read counter without progress this long, packets "
+             "outstanding, before the writer rewrites them (both sides)",
+             Range::between(1, 1e6)) *
+      1e3;
+  cfg.resend.retries = static_cast<uint32_t>(
+      t.integer("ethernet_resend_retries", cfg.resend.retries, "",
+                "Ethernet channel: rewrites without progress before the transfer fails",
+                Range::between(1, 1000)));
   const auto os_cfg = fw::os::OsConfig::declare("node0.host.os");
   const auto cache_cfg = fw::slmpm::CacheConfig::declare("node0.host.slmpm.cache");
   cfg.ethernet = m.node.eth_per_acc > 0;
@@ -130,7 +140,8 @@ HYBRIDSIM_WORKLOAD(slmpm_messages, HybridModel,
     return nlohmann::json{{"verified", verified},          {"delivered", st->acc.delivered},
                           {"gets", st->host.gets},         {"smt", st->host.smt},
                           {"dma", st->host.dma},           {"pcie", st->host.pcie},
-                          {"ethernet", st->host.ethernet}, {"elapsed_us", st->host.elapsed_us}};
+                          {"ethernet", st->host.ethernet}, {"elapsed_us", st->host.elapsed_us},
+                          {"bytes", st->host.bytes},       {"ethernet_resends", st->host.resends}};
   };
 }
 
