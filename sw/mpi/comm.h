@@ -29,7 +29,7 @@ struct MpiConfig {
   uint32_t split_limit = 65536;         // largest split transfer; rendezvous above
   uint64_t match_cycles = 60;           // one matching step (a queue search, a request's set-up)
   double reduce_cycles_per_byte = 0.5;  // collectives' arithmetic
-  uint32_t pipeline_bytes = 16384;      // ring broadcast segment
+  uint32_t pipeline_bytes = 16384;      // ring and deposit broadcast segment
 };
 
 struct Status {
@@ -60,6 +60,9 @@ class Comm {
   const MpiConfig& config() const { return cfg_; }
   MpiTrace& trace() { return *trace_; }
   const RankCounts& counts() const { return counts_; }
+  const RankMap& map() const { return map_; }
+  // The messaging layer under this rank (the deposit broadcasts use its line deposits).
+  dcmf::Messenger& messenger() { return messenger_; }
   // This rank's node-memory window (rank_memory).
   uint64_t window() const { return rank_memory(map_.place(rank_).t); }
 
