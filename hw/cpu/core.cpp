@@ -29,6 +29,14 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
       reg_accesses_(stats_.counter("register_accesses", "accesses", "device register accesses")),
       compute_cycles_(stats_.counter("compute_cycles", "cycles", "cycles spent computing")),
       irqs_taken_(stats_.counter("interrupts", "interrupts", "interrupts taken")),
+      irqs_dropped_(stats_.counter("irq_dropped", "interrupts",
+                                   "interrupts lost on the way to the core (injected faults)")),
+      irqs_delayed_(stats_.counter("irq_delayed", "interrupts",
+                                   "interrupts delivered late (injected faults)")),
+      irq_timeouts_(
+          stats_.counter("irq_timeouts", "waits", "interrupt waits that ended by their timeout")),
+      irq_recoveries_(stats_.counter("irq_recovered_by_polling", "waits",
+                                     "completions firmware found by polling after a timeout")),
       compute_time_(stats_.busy("compute_utilisation", "fraction of time computing")),
       stall_time_(
           stats_.busy("memory_stall", "fraction of time waiting on loads, stores, registers")),
@@ -41,6 +49,14 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
   access_cycles_ = static_cast<uint64_t>(
       p.integer("access_cycles", 1, "cycles", "cycles to issue a load, store or register access",
                 Range::between(0, 1000)));
+  irq_drop_ = std::make_unique<FaultInjector>(p, "irq_drop", "interrupts lost before the core",
+                                              "interrupt");
+  irq_late_ =
+      std::make_unique<FaultInjector>(p, "irq_late", "interrupts delivered late", "interrupt");
+  irq_late_delay_ =
+      sc_time(p.real("irq_late_delay", 10000, "ns", "how much later irq_late delivers an interrupt",
+                     Range::between(0.001, 1e9)),
+              sc_core::SC_NS);
   txn_.ext.initiator_id = index_;
   static const WaveEnum kStateNames{
       "core_state", {{0, "idle"}, {1, "compute"}, {2, "mem_stall"}, {3, "wait_irq"}, {4, "done"}}};
@@ -50,6 +66,13 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
 // Only cores with firmware get a thread: a large machine's idle cores cost no process (and
 // no kernel work when a finished process would be removed).
 void Core::end_of_elaboration() {
+  if (irq_late_->enabled()) {
+    sc_core::sc_spawn_options late;
+    late.spawn_method();
+    late.set_sensitivity(&late_event_);
+    late.dont_initialize();
+    sc_core::sc_spawn([this] { deliver_late(); }, sc_core::sc_gen_unique_name("late_irq"), &late);
+  }
   if (firmware_) {
     sc_core::sc_spawn_options opts;
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("run"), &opts);
@@ -166,8 +189,53 @@ uint64_t Core::cycles() {
 }
 
 void Core::raise_irq(unsigned line) {
+  // Both injectors see every interrupt, so their event numbers agree; a drop wins.
+  const bool drop = irq_drop_->hit();
+  const bool late = irq_late_->hit();
+  if (drop || late) {
+    const nlohmann::json args = {{"line", line & 31}};
+    TransactionTrace::instance().instant(track_, drop ? "irq dropped" : "irq delayed", hs::now(),
+                                         &args);
+  }
+  if (drop) {
+    ++irqs_dropped_;
+    return;
+  }
+  if (late) {
+    ++irqs_delayed_;
+    late_irqs_.push_back({line & 31, true, hs::now() + irq_late_delay_});
+    if (late_irqs_.size() == 1) late_event_.notify(irq_late_delay_);
+    return;
+  }
+  deliver(line);
+}
+
+void Core::deliver(unsigned line) {
   irq_pending_ |= 1u << (line & 31);
   irq_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Core::deliver_late() {
+  const LateIrq due = late_irqs_.front();
+  late_irqs_.pop_front();
+  if (due.live) deliver(due.line);
+  if (!late_irqs_.empty()) late_event_.notify(late_irqs_.front().due - hs::now());
+}
+
+void Core::withdraw_irq(uint32_t lines) {
+  irq_pending_ &= ~lines;
+  for (auto& l : late_irqs_) l.live = l.live && (lines & (1u << l.line)) == 0;
+}
+
+uint32_t Core::take_irqs(uint32_t mask, const sc_time& start) {
+  set_state(State::Compute);
+  irq_wait_time_.add(start, hs::now());
+  const uint32_t taken = irq_pending_ & mask;
+  if (taken == 0) return 0;
+  irq_pending_ &= ~mask;
+  ++irqs_taken_;
+  for (auto& ack : acks_) ack(taken);
+  return taken;
 }
 
 uint32_t Core::wait_irq(uint32_t mask) {
@@ -175,12 +243,31 @@ uint32_t Core::wait_irq(uint32_t mask) {
   const sc_time start = hs::now();
   set_state(State::WaitIrq);
   while ((irq_pending_ & mask) == 0) sc_core::wait(irq_event_);
-  set_state(State::Compute);
-  irq_wait_time_.add(start, hs::now());
-  const uint32_t taken = irq_pending_ & mask;
-  irq_pending_ &= ~mask;
-  ++irqs_taken_;
+  return take_irqs(mask, start);
+}
+
+uint32_t Core::wait_irq(uint32_t mask, uint64_t timeout_cycles) {
+  if (mask == 0) fail("wait_irq with an empty mask would wait forever");
+  if (timeout_cycles == 0) fail("wait_irq with a timeout of 0 cycles would never wait");
+  const sc_time start = hs::now();
+  const sc_time deadline = start + clock_.cycles(timeout_cycles);
+  set_state(State::WaitIrq);
+  while ((irq_pending_ & mask) == 0 && hs::now() < deadline) {
+    sc_core::wait(deadline - hs::now(), irq_event_);
+  }
+  const uint32_t taken = take_irqs(mask, start);
+  if (taken == 0) {
+    ++irq_timeouts_;
+    if (track_ >= 0) TransactionTrace::instance().span(track_, "irq timeout", start, hs::now());
+  }
   return taken;
+}
+
+void Core::irq_recovered(const char* protocol) {
+  ++irq_recoveries_;
+  if (track_ < 0) return;
+  const nlohmann::json args = {{"protocol", protocol}};
+  TransactionTrace::instance().instant(track_, "recovered by polling", hs::now(), &args);
 }
 
 void Core::phase_begin(const char* phase) {

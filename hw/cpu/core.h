@@ -1,16 +1,24 @@
 // A processor core that runs firmware in its own thread and implements the firmware HAL:
 // loads, stores and register accesses become bus transactions on `bus`; compute() spends
 // cycles of the core's clock; interrupts are latched lines that devices raise.
+//
+// Interrupt faults (off by default) act on the core's interrupt input, the one place every
+// source's interrupt passes: `irq_drop_*` loses an interrupt, `irq_late_*` delivers it
+// `irq_late_delay` later. Events are the interrupts raised at this core, numbered from 1.
+// A wait with a timeout (wait_irq(mask, timeout)) lets firmware recover from a lost one.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
 #include "sw/hal/hal.h"
+#include "tlm/fault/fault_injector.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
@@ -38,6 +46,12 @@ class Core : public sc_core::sc_module, public fw::Hal {
 
   // Raised by devices and interrupt controllers (hardware wiring, not firmware).
   void raise_irq(unsigned line);
+  // Hardware wiring back to a source that latches what it raised (an interrupt controller):
+  // told the lines this core takes, so the source clears its latch.
+  void on_irq_taken(std::function<void(uint32_t lines)> ack) { acks_.push_back(std::move(ack)); }
+  // The source retracts `lines` (its latch was cleared by a register write): a pending or
+  // late interrupt on them is not taken.
+  void withdraw_irq(uint32_t lines);
 
   // fw::Hal
   void load(uint64_t addr, void* dst, size_t len) override;
@@ -51,6 +65,8 @@ class Core : public sc_core::sc_module, public fw::Hal {
   uint64_t cycles() override;
   double clock_hz() const override { return clock_.hz(); }
   uint32_t wait_irq(uint32_t mask) override;
+  uint32_t wait_irq(uint32_t mask, uint64_t timeout_cycles) override;
+  void irq_recovered(const char* protocol) override;
   int core_index() const override { return index_; }
   const char* core_name() const override { return name(); }
   void phase_begin(const char* phase) override;
@@ -69,6 +85,9 @@ class Core : public sc_core::sc_module, public fw::Hal {
   void run();
   void access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio);
   void set_state(State s) { state_ = static_cast<int>(s); }
+  uint32_t take_irqs(uint32_t mask, const sc_core::sc_time& start);
+  void deliver(unsigned line);
+  void deliver_late();
 
   TaggedPayload<InitiatorExt> txn_;  // reused for every access of this core's thread
   Clock clock_;
@@ -77,7 +96,17 @@ class Core : public sc_core::sc_module, public fw::Hal {
   Firmware firmware_;
   uint32_t irq_pending_ = 0;
   sc_core::sc_event irq_event_;
-  int state_ = 0;  // State, as int for sc_trace
+  std::vector<std::function<void(uint32_t)>> acks_;
+  std::unique_ptr<FaultInjector> irq_drop_, irq_late_;
+  sc_core::sc_time irq_late_delay_;
+  struct LateIrq {
+    unsigned line;
+    bool live;  // false once withdrawn
+    sc_core::sc_time due;
+  };
+  std::deque<LateIrq> late_irqs_;  // due in order: one delay for all
+  sc_core::sc_event late_event_;   // notified for the front's due time
+  int state_ = 0;                  // State, as int for sc_trace
   struct OpenPhase {
     const char* name;
     sc_core::sc_time start;
@@ -92,6 +121,10 @@ class Core : public sc_core::sc_module, public fw::Hal {
   Counter& reg_accesses_;
   Counter& compute_cycles_;
   Counter& irqs_taken_;
+  Counter& irqs_dropped_;
+  Counter& irqs_delayed_;
+  Counter& irq_timeouts_;
+  Counter& irq_recoveries_;
   BusyTime& compute_time_;
   BusyTime& stall_time_;
   BusyTime& irq_wait_time_;

@@ -12,21 +12,32 @@ InterruptController::InterruptController(sc_core::sc_module_name name,
       regs_("regs", sc_core::sc_time(2, sc_core::SC_NS)),
       stats_(this->name()),
       raised_(stats_.counter("interrupts_raised", "interrupts", "doorbell writes")) {
+  latched_.assign(cores.size(), 0);
   for (size_t c = 0; c < cores.size(); ++c) {
     Core* core = cores[c];
+    core->on_irq_taken([this, c](uint32_t lines) { latched_[c] &= ~lines; });
     regs_.define(
-        c * kDoorbellStride, 4, fmt::format("doorbell{}", c), nullptr, [this, core](uint64_t line) {
-          if (line >= 32) {
-            CheckRegistry::instance().fail("MSI: doorbells name an interrupt line 0..31",
-                                           this->name(),
-                                           fmt::format("doorbell for {} written with line {} "
-                                                       "(lines are 0..31)",
-                                                       core->name(), line));
-            return;
-          }
-          ++raised_;
-          core->raise_irq(static_cast<unsigned>(line));
+        c * kDoorbellStride + kStatusOffset, 4, fmt::format("status{}", c),
+        [this, c] { return latched_[c]; },
+        [this, c, core](uint64_t clear) {
+          const auto lines = static_cast<uint32_t>(clear) & latched_[c];
+          latched_[c] &= ~lines;
+          core->withdraw_irq(lines);
         });
+    regs_.define(c * kDoorbellStride, 4, fmt::format("doorbell{}", c), nullptr,
+                 [this, c, core](uint64_t line) {
+                   if (line >= 32) {
+                     CheckRegistry::instance().fail(
+                         "MSI: doorbells name an interrupt line 0..31", this->name(),
+                         fmt::format("doorbell for {} written with line {} "
+                                     "(lines are 0..31)",
+                                     core->name(), line));
+                     return;
+                   }
+                   ++raised_;
+                   latched_[c] |= 1u << line;
+                   core->raise_irq(static_cast<unsigned>(line));
+                 });
   }
 }
 

@@ -26,6 +26,9 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
       busy_(stats_.busy("utilisation", "fraction of time executing requests")),
       queue_(stats_.occupancy("queue_depth", "requests", "submitted, not yet finished")),
       request_latency_(stats_.histogram("request_latency", "ns", "submission to completion")),
+      bad_descriptors_(stats_.counter("bad_descriptors", "descriptors",
+                                      "descriptors whose address was corrupted (injected faults)")),
+      stalls_(stats_.counter("stalls", "stalls", "times the engine hung (injected faults)")),
       track_(TransactionTrace::instance().track(this->name())) {
   ParamScope p(this->name());
   clock_ = Clock(p.real("clock", 1e9, "Hz", "engine clock", Range::between(1e6, 1e10)));
@@ -36,18 +39,34 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
                 Range::one_of({128, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536})));
   queue_depth_ = static_cast<uint32_t>(
       p.integer("queue", 64, "requests", "request slots", Range::between(1, 4096)));
+  bad_descriptor_ = std::make_unique<FaultInjector>(
+      p, "bad_descriptor", "descriptors whose address is corrupted (the engine halts on the error)",
+      "descriptor");
+  stall_ = std::make_unique<FaultInjector>(p, "stall", "descriptors at which the engine hangs",
+                                           "descriptor");
+  // 10 ms: a 64 KiB chunk across the slowest PCIe link takes about 0.3 ms.
+  liveness_ = std::make_unique<LivenessCheck>(
+      p, this->name(), [this] { return outstanding(); }, 1e7);
   buffer_.resize(chunk_);
   txn_.ext.initiator_id = initiator_id;
   regs_.define(kSubmit, 8, "SUBMIT", nullptr, [this](uint64_t v) { submit(v); });
   regs_.define(
       kSpace, 4, "SPACE", [this] { return queue_depth_ - requests_.size(); }, nullptr);
   regs_.define(
-      kCompleted, 4, "COMPLETED", [this] { return completed_; }, nullptr);
+      kCompleted, 4, "COMPLETED", [this] { return completed_ | (halted_ ? kHalted : 0); }, nullptr);
   regs_.define(
       kIrqAddress, 8, "IRQ_ADDRESS", [this] { return irq_address_; },
       [this](uint64_t v) { irq_address_ = v; });
   regs_.define(
       kError, 4, "ERROR", [this] { return error_; }, nullptr);
+  regs_.define(
+      kErrorRequest, 8, "ERROR_REQUEST", [this] { return halted_ ? current_request_ : 0; },
+      nullptr);
+  regs_.define(
+      kErrorDescriptor, 8, "ERROR_DESCRIPTOR", [this] { return halted_ ? current_descriptor_ : 0; },
+      nullptr);
+  regs_.define(
+      kErrorAddress, 8, "ERROR_ADDRESS", [this] { return error_address_; }, nullptr);
   SC_THREAD(run);
   SignalTrace::instance().add(completed_, std::string(this->name()) + ".completed");
 }
@@ -55,9 +74,39 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
 void DmaEngine::reject(Error code, const std::string& why) {
   error_ = code;
   const char* check = code == kQueueOverflow ? "descriptor DMA: requests fit in the queue"
-                      : code == kBusError    ? "descriptor DMA: bus accesses succeed"
                                              : "descriptor DMA: descriptors are well formed";
   CheckRegistry::instance().fail(check, name(), why);
+}
+
+void DmaEngine::halt_on_bus_error(uint64_t addr, const std::string& why) {
+  error_ = kBusError;
+  error_address_ = addr;
+  error_text_ = why;
+  halted_ = true;
+  if (track_ >= 0) {
+    const nlohmann::json args = {{"descriptor", current_descriptor_}, {"address", addr}};
+    TransactionTrace::instance().instant(track_, "halted on bus error", hs::now(), &args);
+  }
+}
+
+std::string DmaEngine::outstanding() const {
+  std::string s = fmt::format("{} request(s) outstanding", requests_.size());
+  if (!requests_.empty()) s += fmt::format(", the first at {:#x}", requests_.front().first);
+  if (current_descriptor_ != 0) s += fmt::format(", descriptor at {:#x}", current_descriptor_);
+  if (halted_) s += fmt::format("; halted on a bus error: {}", error_text_);
+  return s;
+}
+
+void DmaEngine::inject_faults(Descriptor& d) {
+  if (bad_descriptor_->hit()) {
+    ++bad_descriptors_;
+    (d.op == kCopy ? d.src : d.dst) = kPoisonAddress;
+  }
+  if (stall_->hit()) {
+    ++stalls_;
+    if (track_ >= 0) TransactionTrace::instance().instant(track_, "stalled", hs::now());
+    for (;;) sc_core::wait(never_);
+  }
 }
 
 void DmaEngine::submit(uint64_t request) {
@@ -68,6 +117,7 @@ void DmaEngine::submit(uint64_t request) {
     return;
   }
   requests_.emplace_back(request, hs::now());
+  liveness_->busy();
   queue_.set(static_cast<int64_t>(requests_.size()), hs::now());
   submitted_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -77,9 +127,9 @@ bool DmaEngine::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint3
   prepare(txn_.gp, cmd, addr, data, len);
   bus->b_transport(txn_.gp, delay);
   if (txn_.gp.is_response_ok()) return true;
-  reject(kBusError, fmt::format("{} of {} B at {:#x} failed: {}",
-                                cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
-                                txn_.gp.get_response_string()));
+  halt_on_bus_error(addr, fmt::format("{} of {} B at {:#x} failed: {}",
+                                      cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
+                                      txn_.gp.get_response_string()));
   return false;
 }
 
@@ -97,6 +147,7 @@ bool DmaEngine::execute(const Descriptor& d, uint64_t at, sc_time& delay) {
         // The buffer is reused: synchronise before refilling it.
         if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
         delay = sc_core::SC_ZERO_TIME;
+        liveness_->progress();
       }
       bytes_copied_ += d.length;
       return true;
@@ -128,9 +179,12 @@ void DmaEngine::run() {
     bool last = false;
     for (int i = 0; ok && !last && i < kMaxDescriptors; ++i) {
       const uint64_t at = request + static_cast<uint64_t>(i) * sizeof(Descriptor);
+      current_request_ = request;
+      current_descriptor_ = at;
       Descriptor d;
       ok = access(tlm::TLM_READ_COMMAND, at, reinterpret_cast<uint8_t*>(&d), sizeof d, delay);
       if (!ok) break;
+      inject_faults(d);
       delay += clock_.cycles(descriptor_cycles_);
       ++descriptors_;
       ok = execute(d, at, delay);
@@ -148,8 +202,11 @@ void DmaEngine::run() {
                                          request, kMaxDescriptors));
     }
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
-    if (!ok || !last) return;  // the run is failing; the engine stops
+    if (!ok || !last) return;  // halted, or the run is failing: the engine stops
+    liveness_->progress();
     requests_.pop_front();
+    current_descriptor_ = 0;
+    if (requests_.empty()) liveness_->idle();
     ++completed_;
     ++requests_done_;
     busy_.add(start, hs::now());

@@ -2,10 +2,17 @@
 // memory and moves data in chunks (reads then writes, so across PCIe it produces MRd/CplD or
 // posted MWr TLPs), executing requests strictly in order. See dma_interface.h for the
 // programming interface.
+//
+// Faults (off by default), events being the descriptors the engine fetches, numbered from 1:
+// `bad_descriptor_*` points a fetched descriptor's address at kPoisonAddress (a corrupted
+// descriptor: the engine takes its error path and halts); `stall_*` stops the engine for
+// good at a descriptor (a hung engine, for the liveness check). A LivenessCheck fails the run
+// when the engine has requests outstanding and makes no progress for `liveness_timeout`.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -13,6 +20,8 @@
 
 #include "hw/dma/dma_interface.h"
 #include "tlm/bus/register_file.h"
+#include "tlm/check/liveness.h"
+#include "tlm/fault/fault_injector.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
@@ -36,6 +45,11 @@ class DmaEngine : public sc_core::sc_module {
               sc_core::sc_time& delay);
   bool execute(const Descriptor& d, uint64_t at, sc_core::sc_time& delay);
   void reject(Error code, const std::string& why);
+  // A failed access: sets the error registers and halts (firmware polling reports it).
+  void halt_on_bus_error(uint64_t addr, const std::string& why);
+  // Applies the descriptor faults to a fetched descriptor; stalls for good on a stall.
+  void inject_faults(Descriptor& d);
+  std::string outstanding() const;
 
   Clock clock_;
   uint64_t descriptor_cycles_;
@@ -49,6 +63,13 @@ class DmaEngine : public sc_core::sc_module {
   uint32_t completed_ = 0;
   uint32_t error_ = kNoError;
   uint64_t irq_address_ = 0;
+  bool halted_ = false;
+  uint64_t current_request_ = 0, current_descriptor_ = 0;
+  uint64_t error_address_ = 0;
+  std::string error_text_;
+  std::unique_ptr<FaultInjector> bad_descriptor_, stall_;
+  sc_core::sc_event never_;  // what a stalled engine waits for
+  std::unique_ptr<LivenessCheck> liveness_;
 
   StatGroup stats_;
   Counter& requests_done_;
@@ -58,6 +79,8 @@ class DmaEngine : public sc_core::sc_module {
   BusyTime& busy_;
   Occupancy& queue_;
   Histogram& request_latency_;
+  Counter& bad_descriptors_;
+  Counter& stalls_;
   int track_;
 };
 

@@ -6,18 +6,31 @@
 // executes requests in submission order and the descriptors of each in list order: a kWrite
 // descriptor after kCopy descriptors is issued only once their data has been written (the
 // completion-write idiom). kCompleted counts finished requests.
+//
+// An access that fails (an address no target maps) halts the engine: kCompleted gains
+// kHalted, kError holds kBusError and kErrorRequest/kErrorDescriptor/kErrorAddress say which
+// request, which of its descriptors and which address. Firmware polling kCompleted sees the
+// halt and reports it; nothing further runs.
 #pragma once
 #include <cstdint>
 
 namespace hs::dma {
 
 // Registers (offsets from the engine's base address).
-constexpr uint64_t kSubmit = 0x00;      // 8 B write: address of a request's first descriptor
-constexpr uint64_t kSpace = 0x08;       // 4 B read: free request slots
-constexpr uint64_t kCompleted = 0x0C;   // 4 B read: requests finished since reset
-constexpr uint64_t kIrqAddress = 0x10;  // 8 B: where interrupting descriptors write (a doorbell)
-constexpr uint64_t kError = 0x18;       // 4 B read: code of the last rejected request (0: none)
-constexpr uint64_t kRegisterSpan = 0x20;
+constexpr uint64_t kSubmit = 0x00;        // 8 B write: address of a request's first descriptor
+constexpr uint64_t kSpace = 0x08;         // 4 B read: free request slots
+constexpr uint64_t kCompleted = 0x0C;     // 4 B read: requests finished since reset
+constexpr uint64_t kIrqAddress = 0x10;    // 8 B: where interrupting descriptors write (a doorbell)
+constexpr uint64_t kError = 0x18;         // 4 B read: code of the last rejected request (0: none)
+constexpr uint64_t kErrorRequest = 0x20;  // 8 B read: the halted request's address
+constexpr uint64_t kErrorDescriptor = 0x28;  // 8 B read: the failing descriptor's address
+constexpr uint64_t kErrorAddress = 0x30;     // 8 B read: the address whose access failed
+constexpr uint64_t kRegisterSpan = 0x38;
+constexpr uint32_t kHalted = 1u << 31;  // in kCompleted: halted on an error
+
+// Where the bad_descriptor fault points a descriptor: an address no target maps in the host's
+// or an accelerator's map.
+constexpr uint64_t kPoisonAddress = 0x00DE'AD00'0000'0000;
 
 enum Op : uint8_t { kCopy = 1, kWrite = 2 };
 enum Flags : uint8_t { kLast = 1, kIrq = 2 };

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hw/hybrid/address_map.h"
+#include "sw/hal/irq_wait.h"
 #include "sw/hal/mfc.h"
 
 namespace hs::fw::demo {
@@ -42,7 +43,19 @@ uint64_t done_flag(int spe) {
   return kAccInput - 64 * static_cast<uint64_t>(spe + 1);
 }
 
+// Doorbell status of core `core` at the accelerator's interrupt controller.
+constexpr uint64_t acc_doorbell_status(int core) {
+  return amap::kAccIrq + static_cast<uint64_t>(core) * amap::kDoorbellStride + 4;
+}
+
 }  // namespace
+
+uint64_t irq_timeout_cycles(const Config& cfg, double clock_hz) {
+  if (cfg.irq_timeout_cycles > 0) return cfg.irq_timeout_cycles;
+  const double bytes = static_cast<double>(cfg.host_bytes + cfg.read_bytes + cfg.ethernet_bytes);
+  const double work = bytes * (cfg.compute_cycles_per_byte + clock_hz / 100e6);
+  return std::max<uint64_t>(1'000'000, static_cast<uint64_t>(8 * work));
+}
 
 uint8_t input_byte(uint64_t seed, uint64_t i) {
   return static_cast<uint8_t>(mix(seed * 0x100000001B3ull + (i >> 3)) >> ((i & 7) * 8));
@@ -83,7 +96,10 @@ void host_program(Hal& hal, const Config& cfg, HostResults& out) {
     Phase p(hal, "offload to accelerator");
     const uint64_t t0 = hal.cycles();
     hal.reg_write(acc + amap::kAccIrq + 0 * amap::kDoorbellStride, kIrqDoorbell);
-    hal.wait_irq(1u << kIrqDoorbell);
+    const uint64_t status =
+        amap::kHostIrq + static_cast<uint64_t>(cfg.accelerator) * amap::kDoorbellStride + 4;
+    irq::wait_doorbell(hal, 1u << kIrqDoorbell, irq::doorbell_status(hal, status),
+                       irq_timeout_cycles(cfg, hal.clock_hz()), "demo offload result");
     out.offload_seconds = seconds(hal, t0);
   }
   {
@@ -103,7 +119,9 @@ void host_program(Hal& hal, const Config& cfg, HostResults& out) {
 }
 
 void ppe_program(Hal& hal, const Config& cfg) {
-  hal.wait_irq(1u << kIrqDoorbell);
+  const uint64_t timeout = irq_timeout_cycles(cfg, hal.clock_hz());
+  irq::wait_doorbell(hal, 1u << kIrqDoorbell, irq::doorbell_status(hal, acc_doorbell_status(0)),
+                     timeout, "demo offload start");
   if (cfg.ethernet_link >= 0) {
     Phase p(hal, "check Ethernet block");
     while (hal.load<uint64_t>(amap::kAccDram + kAccEthernetIn + cfg.ethernet_bytes) == 0) {
@@ -119,12 +137,15 @@ void ppe_program(Hal& hal, const Config& cfg) {
       hal.reg_write(amap::kAccIrq + (1 + s) * amap::kDoorbellStride, kIrqSpeStart);
     }
     for (int done = 0; done < cfg.spes;) {
-      hal.wait_irq(1u << kIrqSpeDone);
-      // Each SPU leaves a completion word in DRAM; count them (interrupts coalesce).
+      const bool timed_out = hal.wait_irq(1u << kIrqSpeDone, timeout) == 0;
+      // Each SPU leaves a completion word in DRAM; count them (interrupts coalesce, and one
+      // lost shows only here).
+      const int before = done;
       done = 0;
       for (int s = 0; s < cfg.spes; ++s) {
         done += hal.load<uint32_t>(amap::kAccDram + done_flag(s)) != 0 ? 1 : 0;
       }
+      if (timed_out && done > before) hal.irq_recovered("demo SPU done");
     }
   }
   // MSI to host core `accelerator` across PCIe.
@@ -134,7 +155,25 @@ void ppe_program(Hal& hal, const Config& cfg) {
 }
 
 void spu_program(Hal& hal, const Config& cfg, int spe) {
-  hal.wait_irq(1u << kIrqSpeStart);
+  // The SPU reaches its doorbell status only by DMA: a 4-byte GET or PUT through a local-store
+  // word with the register's alignment, fenced by its own tag group.
+  {
+    const uint64_t status = acc_doorbell_status(1 + spe);
+    const uint32_t word = 256 * 1024 - 224 + static_cast<uint32_t>(status & 15);
+    constexpr uint32_t kStatusTag = 3;
+    auto read = [&hal, status, word] {
+      mfc::get(hal, word, status, 4, kStatusTag);
+      mfc::wait_tags(hal, 1u << kStatusTag);
+      return hal.load<uint32_t>(amap::kSpeLocalStore + word);
+    };
+    auto clear = [&hal, status, word](uint32_t lines) {
+      hal.store<uint32_t>(amap::kSpeLocalStore + word, lines);
+      mfc::put(hal, word, status, 4, kStatusTag);
+      mfc::wait_tags(hal, 1u << kStatusTag);
+    };
+    irq::wait_doorbell(hal, 1u << kIrqSpeStart, {read, clear},
+                       irq_timeout_cycles(cfg, hal.clock_hz()), "demo SPU start");
+  }
   uint64_t begin, end;
   slice(cfg, spe, begin, end);
   const uint32_t block = cfg.block_bytes;

@@ -27,7 +27,16 @@ struct Config {
   uint32_t block_bytes = 16 * 1024;  // per MFC command
   double compute_cycles_per_byte = 0.25;
   uint64_t seed = 1;
+  // How long a program sleeps on an interrupt before it polls the device's status instead
+  // (sw/hal/irq_wait.h), in cycles of the waiting core. 0: irq_timeout_cycles() derives it.
+  uint64_t irq_timeout_cycles = 0;
 };
+
+// The interrupt timeout for a core clocked at `clock_hz`: the configured one, or eight times
+// a bound on the whole run's work (every byte over a 100 MB/s path plus the SPU's compute),
+// at least 1M cycles. Every wait of the demo lies within the run, so fault-free runs never
+// time out.
+uint64_t irq_timeout_cycles(const Config& cfg, double clock_hz);
 
 // Where the workload keeps its data.
 constexpr uint64_t kAccInput = 0x1000'0000;       // accelerator DRAM

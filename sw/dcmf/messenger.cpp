@@ -407,6 +407,7 @@ void Messenger::check_counters() {
     const uint32_t g = static_cast<uint32_t>(i % cfg_.counter_groups);
     const uint64_t bits = torus_dma::hit_zero(hal_, bank, g);
     if (bits == 0) continue;
+    ++found_;
     // Clearing them lets the group's interrupt line fall, so the next one raises it again.
     hal_.reg_write(hs::torus::amap::kDmaRegs +
                        (bank == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
@@ -475,13 +476,18 @@ void Messenger::scan_acknowledgements() {
 }
 
 void Messenger::progress() {
+  const uint64_t found_before = found_;
   dma::FifoEntryHeader h;
   uint64_t payload;
   while (torus_dma::peek_entry(hal_, rec_fifo_, h, payload)) {
     handle_entry(h, payload);
     torus_dma::pop_entry(hal_, rec_fifo_);
+    ++found_;
   }
   check_counters();
+  // The poll after a timed-out sleep found what an interrupt should have announced.
+  if (irq_timed_out_ && found_ != found_before) hal_.irq_recovered("DCMF");
+  irq_timed_out_ = false;
   scan_acknowledgements();
   retry_deferred();
 }
@@ -496,7 +502,7 @@ void Messenger::retry_deferred() {
 
 void Messenger::block(uint32_t irq_mask) {
   if (cfg_.interrupts) {
-    hal_.wait_irq(irq_mask);
+    irq_timed_out_ = hal_.wait_irq(irq_mask, cfg_.irq_timeout_cycles) == 0;
   } else {
     hal_.compute(cfg_.poll_cycles);
   }

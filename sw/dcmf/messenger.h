@@ -44,8 +44,12 @@ struct MessengerConfig {
   uint64_t entry_cycles = 200;        // per reception-FIFO entry: dispatch, parse, match
   uint32_t copy_bytes_per_cycle = 8;  // target core copying memory-FIFO payload
   bool interrupts = true;             // block on interrupts (false: poll)
-  uint64_t poll_cycles = 50;          // between polls
-  int counters_per_group = 64;        // the DMA's counter bank shape
+  // Longest sleep on an interrupt before polling the DMA's FIFOs and counters anyway (a lost
+  // interrupt, sw/hal/irq_wait.h): 10M cycles, 12 ms at 850 MHz, far above a message's
+  // network time, so fault-free runs never time out while a peer is active.
+  uint64_t irq_timeout_cycles = 10'000'000;
+  uint64_t poll_cycles = 50;    // between polls
+  int counters_per_group = 64;  // the DMA's counter bank shape
   int counter_groups = 4;
   int injection_fifos = 16;  // the DMA's FIFOs
   int reception_fifos = 4;
@@ -224,7 +228,9 @@ class Messenger {
   };
   std::deque<Deferred> deferred_;
   uint64_t next_scratch_ = 0;
-  uint64_t ack_scan_ = 0;  // the next high-FIFO descriptor not yet scanned
+  uint64_t ack_scan_ = 0;       // the next high-FIFO descriptor not yet scanned
+  bool irq_timed_out_ = false;  // the last block() ended by its timeout
+  uint64_t found_ = 0;          // FIFO entries and counter hits progress() has found
   int unanswered_splits_ = 0;
   int remote_sends_ = 0;        // rendezvous and split sends not yet finished
   uint64_t data_injected_ = 0;  // descriptors posted to the data FIFO

@@ -1,5 +1,7 @@
 #include "sw/hal/dma.h"
 
+#include <fmt/format.h>
+
 namespace hs::fw::dma {
 
 namespace regs = hs::dma;
@@ -33,7 +35,21 @@ void submit(Hal& hal, uint64_t engine, uint64_t request) {
 }
 
 uint32_t completed(Hal& hal, uint64_t engine) {
-  return static_cast<uint32_t>(hal.reg_read(engine + regs::kCompleted));
+  const auto v = static_cast<uint32_t>(hal.reg_read(engine + regs::kCompleted));
+  if (v & regs::kHalted) report_halt(hal, engine);
+  return v;
+}
+
+void report_halt(Hal& hal, uint64_t engine) {
+  const uint64_t request = hal.reg_read(engine + regs::kErrorRequest, 8);
+  const uint64_t descriptor = hal.reg_read(engine + regs::kErrorDescriptor, 8);
+  const uint64_t address = hal.reg_read(engine + regs::kErrorAddress, 8);
+  const auto code = static_cast<uint32_t>(hal.reg_read(engine + regs::kError));
+  hal.fail(
+      fmt::format("DMA engine at {:#x} halted on {}: descriptor {} of the request at {:#x} "
+                  "(descriptor at {:#x}) accessed {:#x}, which no target maps",
+                  engine, code == regs::kBusError ? "a bus error" : "an error",
+                  (descriptor - request) / sizeof(Descriptor), request, descriptor, address));
 }
 
 void wait_completed(Hal& hal, uint64_t engine, uint32_t count, uint64_t poll_cycles) {

@@ -19,7 +19,11 @@ Descriptor write_value(uint64_t dst, uint64_t value);
 void write_request(Hal& hal, uint64_t at, std::vector<Descriptor> descriptors);
 // Submits the request at `request` (engine's view), first polling for a free slot.
 void submit(Hal& hal, uint64_t engine, uint64_t request);
+// Requests the engine has finished; an engine halted on an error is reported (report_halt).
 uint32_t completed(Hal& hal, uint64_t engine);
+// Reads a halted engine's error registers and fails the firmware naming the engine (its
+// register base), the request, the descriptor and the address that failed.
+void report_halt(Hal& hal, uint64_t engine);
 // Polls kCompleted until it reaches `count`, spending `poll_cycles` between reads.
 void wait_completed(Hal& hal, uint64_t engine, uint32_t count, uint64_t poll_cycles = 100);
 

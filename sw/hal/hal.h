@@ -60,7 +60,15 @@ class Hal {
   virtual double clock_hz() const = 0;
 
   // Blocks until an interrupt line in `mask` is pending; returns those lines and clears them.
+  // Only for an interrupt that cannot be lost: protocols use the timed wait below.
   virtual uint32_t wait_irq(uint32_t mask) = 0;
+  // The same, giving up after `timeout_cycles` (> 0) of this core's clock: returns 0 then, and
+  // the firmware polls the device's status registers instead (an interrupt may be lost or
+  // late). Protocols take the timeout from their firmware parameters (sw/hal/irq_wait.h).
+  virtual uint32_t wait_irq(uint32_t mask, uint64_t timeout_cycles) = 0;
+  // Firmware found by polling, after a timed-out wait, the completion its interrupt should
+  // have announced: counted and marked on this core's timeline. `protocol` is a literal.
+  virtual void irq_recovered(const char* protocol) = 0;
 
   // Identity of the core running this firmware.
   virtual int core_index() const = 0;
@@ -104,6 +112,7 @@ constexpr uint64_t kTraceKeyAmiReceive = uint64_t{3} << 56;
 constexpr uint64_t kTraceKeySlmpm = uint64_t{4} << 56;
 constexpr uint64_t kTraceKeyAmiStopSent = uint64_t{5} << 56;      // a receiver's STOP
 constexpr uint64_t kTraceKeyAmiStopReceived = uint64_t{6} << 56;  // a sender's STOP
+constexpr uint64_t kTraceKeyMpi = uint64_t{7} << 56;              // point-to-point requests
 
 // RAII helper for a traced firmware phase.
 class Phase {

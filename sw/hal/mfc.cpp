@@ -2,13 +2,17 @@
 
 #include <algorithm>
 
+#include "sw/hal/irq_wait.h"
+
 namespace hs::fw::mfc {
 
 namespace amap = hybrid::amap;
 
-void command(Hal& hal, uint32_t opcode, uint32_t lsa, uint64_t ea, uint32_t size, uint32_t tag) {
+void command(Hal& hal, uint32_t opcode, uint32_t lsa, uint64_t ea, uint32_t size, uint32_t tag,
+             uint64_t timeout_cycles) {
   constexpr uint64_t base = amap::kSpeMfcRegs;
-  while (hal.reg_read(base + regs::kQueueSpace) == 0) hal.wait_irq(1u << regs::kIrqQueueSpace);
+  irq::wait_until(hal, 1u << regs::kIrqQueueSpace, timeout_cycles, "MFC queue space",
+                  [&] { return hal.reg_read(base + regs::kQueueSpace) != 0; });
   hal.reg_write(base + regs::kLsa, lsa);
   hal.reg_write(base + regs::kEa, ea, 8);
   hal.reg_write(base + regs::kSize, size);
@@ -33,14 +37,13 @@ void put_large(Hal& hal, uint32_t lsa, uint64_t ea, uint64_t size, uint32_t tag)
   large(hal, regs::kCmdPut, lsa, ea, size, tag);
 }
 
-void wait_tags(Hal& hal, uint32_t mask) {
+void wait_tags(Hal& hal, uint32_t mask, uint64_t timeout_cycles) {
   constexpr uint64_t base = amap::kSpeMfcRegs;
   hal.reg_write(base + regs::kTagMask, mask);
   // The tag-group interrupt is latched, so a completion between the read and the wait is
-  // not lost.
-  while ((hal.reg_read(base + regs::kTagStatus) & mask) != mask) {
-    hal.wait_irq(1u << regs::kIrqTagGroup);
-  }
+  // not lost; one lost on the way to the SPU is found by the poll after the timeout.
+  irq::wait_until(hal, 1u << regs::kIrqTagGroup, timeout_cycles, "MFC tag group",
+                  [&] { return (hal.reg_read(base + regs::kTagStatus) & mask) == mask; });
 }
 
 }  // namespace hs::fw::mfc

@@ -30,13 +30,24 @@ namespace {
 using hs::torus::Coord;
 using hs::torus::TorusShape;
 
+// The communicator's ranks: `group` lists their world ranks (empty: the world's, all of them).
+struct Members {
+  const RankMap& map;
+  const std::vector<int>& group;
+  int size() const { return group.empty() ? map.size() : static_cast<int>(group.size()); }
+  const RankPlace& place(int r) const {
+    return map.place(group.empty() ? r : group[static_cast<size_t>(r)]);
+  }
+};
+
 // The dimensions the ranks span (x first) if they fill, one per node and all of one local
 // index, every node of those dimensions, and at most `max_dims` of them; else why not.
-bool filled_dims(const TorusShape& s, const RankMap& m, int max_dims, std::vector<int>& dims,
-                 std::string& why) {
+// `nodes` maps each node to its rank.
+bool filled_dims(const TorusShape& s, const Members& m, int max_dims, std::vector<int>& dims,
+                 std::map<int, int>& nodes, std::string& why) {
   dims.clear();
+  nodes.clear();
   const Coord first = s.coord(m.place(0).node);
-  std::map<int, int> nodes;  // node -> its rank
   bool differs[3] = {false, false, false};
   for (int r = 0; r < m.size(); ++r) {
     const RankPlace& p = m.place(r);
@@ -75,14 +86,13 @@ bool filled_dims(const TorusShape& s, const RankMap& m, int max_dims, std::vecto
   return true;
 }
 
-// Sends the depositor of this rank's line the note that its counter is armed.
-void announce_armed(CollContext& c, int depositor_node) {
-  dcmf::Messenger& msg = c.comm.messenger();
-  const RankMap& m = c.comm.map();
-  msg.arm_deposit(c.call.recv, c.call.bytes);
+// Sends the depositor of this rank's line (communicator rank `depositor`) the note that its
+// counter is armed.
+void announce_armed(CollContext& c, int depositor) {
+  c.comm.messenger().arm_deposit(c.call.recv, c.call.bytes);
   const uint64_t note = c.scratch(16);
   c.comm.hal().store(note, static_cast<uint32_t>(c.call.recv & 15));
-  c.send(note, 4, m.rank_of_endpoint(depositor_node * m.ranks_per_node() + m.place(c.rank).t));
+  c.send(note, 4, depositor);
 }
 
 // The far end of this rank's line along dimension `d` in direction `sign`, and the hops to it:
@@ -97,15 +107,14 @@ int line_end(const TorusShape& s, int node, int d, int sign, int& hops) {
 
 // Waits for every receiver of this rank's line along `d` to announce its armed counter, and
 // checks their buffers' alignment against this rank's.
-void collect_armed(CollContext& c, const TorusShape& s, int d) {
-  const RankMap& m = c.comm.map();
-  const int t = m.place(c.rank).t;
-  const Coord me = s.coord(m.place(c.rank).node);
+void collect_armed(CollContext& c, const TorusShape& s, const std::map<int, int>& rank_at, int node,
+                   int d) {
+  const Coord me = s.coord(node);
   const uint64_t note = c.scratch(16);
   for (int k = 1; k < s.size(d); ++k) {
     Coord other = me;
     other.v[d] = (me.v[d] + k) % s.size(d);
-    const int r = m.rank_of_endpoint(s.node(other) * m.ranks_per_node() + t);
+    const int r = rank_at.at(s.node(other));
     c.recv(note, 4, r);
     const auto rem = c.comm.hal().load<uint32_t>(note);
     if (rem != (c.call.recv & 15)) {
@@ -121,11 +130,13 @@ void bcast_deposit(CollContext& c, int max_dims) {
   if (c.call.bytes == 0) return;
   dcmf::Messenger& msg = c.comm.messenger();
   const TorusShape& s = msg.shape();
-  const RankMap& m = c.comm.map();
+  const Members m{c.comm.map(), c.comm.group()};
   std::vector<int> dims;
+  std::map<int, int> rank_at;  // node -> communicator rank
   std::string why;
-  if (!filled_dims(s, m, max_dims, dims, why)) c.comm.hal().fail("bcast deposit: " + why);
-  const int node = m.place(c.rank).node, t = m.place(c.rank).t, rpn = m.ranks_per_node();
+  if (!filled_dims(s, m, max_dims, dims, rank_at, why)) c.comm.hal().fail("bcast deposit: " + why);
+  const int node = m.place(c.rank).node, t = m.place(c.rank).t;
+  const int rpn = c.comm.map().ranks_per_node();
   const Coord root = s.coord(m.place(c.call.root).node);
   const Coord me = s.coord(node);
   // The phase in which this rank receives: the last spanned dimension it differs from the
@@ -138,14 +149,14 @@ void bcast_deposit(CollContext& c, int max_dims) {
   if (phase >= 0) {
     Coord from = me;
     from.v[dims[static_cast<size_t>(phase)]] = root.v[dims[static_cast<size_t>(phase)]];
-    announce_armed(c, s.node(from));
+    announce_armed(c, rank_at.at(s.node(from)));
   }
   struct Lane {
     int dest, lane;
   };
   std::vector<Lane> lanes;
   for (size_t k = static_cast<size_t>(phase + 1); k < dims.size(); ++k) {
-    collect_armed(c, s, dims[k]);
+    collect_armed(c, s, rank_at, node, dims[k]);
     for (int sign : {1, -1}) {
       int hops = 0;
       const int end = line_end(s, node, dims[k], sign, hops);
@@ -169,14 +180,18 @@ void bcast_deposit(CollContext& c, int max_dims) {
 
 }  // namespace
 
-bool deposit_line_fits(const TorusShape& shape, const RankMap& map, std::string& why) {
+bool deposit_line_fits(const TorusShape& shape, const RankMap& map, const std::vector<int>& group,
+                       std::string& why) {
   std::vector<int> dims;
-  return filled_dims(shape, map, 1, dims, why);
+  std::map<int, int> nodes;
+  return filled_dims(shape, Members{map, group}, 1, dims, nodes, why);
 }
 
-bool deposit_rectangle_fits(const TorusShape& shape, const RankMap& map, std::string& why) {
+bool deposit_rectangle_fits(const TorusShape& shape, const RankMap& map,
+                            const std::vector<int>& group, std::string& why) {
   std::vector<int> dims;
-  return filled_dims(shape, map, 3, dims, why);
+  std::map<int, int> nodes;
+  return filled_dims(shape, Members{map, group}, 3, dims, nodes, why);
 }
 
 void bcast_deposit_line(CollContext& c) {

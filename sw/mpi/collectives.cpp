@@ -100,9 +100,10 @@ const AlgorithmInfo* find_algorithm(Collective c, const std::string& name, int r
 
 const AlgorithmInfo* find_algorithm(Collective c, const std::string& name,
                                     const hs::torus::TorusShape& shape, const RankMap& map,
-                                    std::string& why) {
-  const AlgorithmInfo* a = find_algorithm(c, name, map.size(), why);
-  if (a && a->fits && !a->fits(shape, map, why)) {
+                                    const std::vector<int>& group, std::string& why) {
+  const int ranks = group.empty() ? map.size() : static_cast<int>(group.size());
+  const AlgorithmInfo* a = find_algorithm(c, name, ranks, why);
+  if (a && a->fits && !a->fits(shape, map, group, why)) {
     why =
         fmt::format("{} algorithm '{}' does not fit the ranks' placement on the {}x{}x{} torus: {}",
                     collective_name(c), name, shape.size(0), shape.size(1), shape.size(2), why);
@@ -114,11 +115,11 @@ const AlgorithmInfo* find_algorithm(Collective c, const std::string& name,
 CollContext::CollContext(Comm& comm_, const CollectiveCall& call_)
     : comm(comm_),
       call(call_),
-      tag(static_cast<int>(call_.call % (kTagUpperBound + 1))),
+      tag(comm_.collective_tag(call_.call)),
       rank(comm_.rank()),
       size(comm_.size()),
       next_(comm_.window() + kRankScratch),
-      end_(comm_.window() + kRankWindow - 4096) {}
+      end_(comm_.window() + kRankLayerBuffers) {}
 
 uint64_t CollContext::scratch(uint64_t bytes) {
   const uint64_t a = next_;
@@ -164,21 +165,24 @@ void CollContext::sendrecv(uint64_t sbuf, uint32_t sbytes, int dest, uint64_t rb
 Collectives::Collectives(Comm& comm, const Algorithms& algorithms) : comm_(comm) {
   for (auto c : kAllCollectives) {
     std::string why;
-    const AlgorithmInfo* a =
-        find_algorithm(c, algorithms.of(c), comm.messenger().shape(), comm.map(), why);
+    const AlgorithmInfo* a = find_algorithm(c, algorithms.of(c), comm.messenger().shape(),
+                                            comm.map(), comm.group(), why);
     if (!a) throw std::invalid_argument(why);
     chosen_[static_cast<size_t>(c)] = a;
   }
 }
 
 void Collectives::run(CollectiveCall call) {
-  call.call = calls_++;
+  call.call = comm_.next_collective_call();
+  call.comm = comm_.id();
+  call.group = comm_.group();
   const AlgorithmInfo* a = chosen_[static_cast<size_t>(call.kind)];
   Phase phase(comm_.hal(), collective_name(call.kind));
-  comm_.trace().collective_begin(comm_.rank(), call);
+  const int me = comm_.world_rank(comm_.rank());
+  comm_.trace().collective_begin(me, call);
   CollContext c(comm_, call);
   a->run(c);
-  comm_.trace().collective_end(comm_.rank(), call);
+  comm_.trace().collective_end(me, call);
 }
 
 void Collectives::barrier() {

@@ -43,14 +43,18 @@ class Collectives {
                  const std::vector<uint32_t>& recv_counts,
                  const std::vector<uint32_t>& recv_displs);
 
-  uint64_t calls() const { return calls_; }
+  // MPI_Comm_split: every rank of this communicator calls it; those with the same `color`
+  // (>= 0) form a new communicator, ranked by `key` and then by their rank here. The colours
+  // and keys travel by an allgather on this communicator (comm_split.cpp).
+  Comm split(int color, int key);
+
+  uint64_t calls() const { return comm_.collective_calls(); }
 
  private:
   void run(CollectiveCall call);
   Comm& comm_;
   // Each collective's algorithm, found once (the constructor refuses unknown ones).
   std::array<const AlgorithmInfo*, kCollectiveCount> chosen_{};
-  uint64_t calls_ = 0;
 };
 
 }  // namespace hs::fw::mpi

@@ -3,9 +3,18 @@
 // receive, wildcard source and tag (sw/mpi/matching.h), and the protocol chosen by size:
 // eager up to eager_limit, the split transfer up to split_limit, rendezvous above (the
 // target core copies nothing). The envelope travels in the layer's tag (sw/mpi/envelope.h).
+//
+// Communicators: the world (every rank, built by the constructor) and those split from it
+// (Collectives::split, like MPI_Comm_split). A sub-communicator owns no messaging state: its
+// calls go through the world's with its ranks translated to world ranks, and travel in the
+// collective context with its tags moved into its own slice of that context's tag space
+// (comm_tag), so they never match another communicator's. Rules: every rank makes the same
+// sequence of splits (ids are given in call order, at most kMaxComms communicators); on a
+// sub-communicator point-to-point tags are 0..kSubTagUpperBound and receives name their source.
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "sw/dcmf/messenger.h"
@@ -19,6 +28,18 @@ namespace hs::fw::mpi {
 // the low half, the collectives' temporaries in the high half.
 constexpr uint64_t kRankWindow = 0x1000'0000;
 constexpr uint64_t kRankScratch = 0x0800'0000;
+// The layer's own buffers (a split's exchange), at the top of the scratch window below its
+// last page (where empty messages' placeholder byte lands); collectives' temporaries end below.
+constexpr uint64_t kRankLayerArea = 256 << 10;
+constexpr uint64_t kRankLayerBuffers = kRankWindow - 4096 - kRankLayerArea;
+
+// The collective context's 15-bit tag: the communicator's id (4 bits), whether the message is
+// a sub-communicator's point-to-point one (1 bit), and the collective call or the tag (10 bits).
+constexpr int kMaxComms = 16;
+constexpr int kSubTagUpperBound = 1023;
+constexpr int comm_tag(int comm_id, bool p2p, uint64_t call_or_tag) {
+  return comm_id << 11 | (p2p ? 1 : 0) << 10 | static_cast<int>(call_or_tag % 1024);
+}
 inline uint64_t rank_memory(int t) {
   return dcmf::layout::kAppMemory + static_cast<uint64_t>(t) * kRankWindow;
 }
@@ -49,22 +70,39 @@ struct RankCounts {
 
 class Comm {
  public:
+  // The world communicator.
   Comm(Hal& hal, const MpiConfig& cfg, const hs::torus::TorusShape& shape, const RankMap& map,
        int rank, MpiTrace* trace);
-  // Programs this rank's share of the DMA engine.
+  // Neither copied nor moved: sub-communicators and the messaging layer's callback hold its
+  // address (Collectives::split returns a new one in place).
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+  // Programs this rank's share of the DMA engine (the world's; sub-communicators have none).
   void init();
 
   int rank() const { return rank_; }
-  int size() const { return map_.size(); }
+  int size() const { return group_.empty() ? map_.size() : static_cast<int>(group_.size()); }
+  // 0 for the world; sub-communicators count up from 1 in split order.
+  int id() const { return id_; }
+  // The world ranks of this communicator's ranks, in its rank order (empty for the world).
+  const std::vector<int>& group() const { return group_; }
+  int world_rank(int r) const { return group_.empty() ? r : group_[static_cast<size_t>(r)]; }
+  const RankMap& map() const { return map_; }
   Hal& hal() { return hal_; }
   const MpiConfig& config() const { return cfg_; }
   MpiTrace& trace() { return *trace_; }
+  // Messages this rank sent and received on this communicator.
   const RankCounts& counts() const { return counts_; }
-  const RankMap& map() const { return map_; }
-  // The messaging layer under this rank (the deposit broadcasts use its line deposits).
-  dcmf::Messenger& messenger() { return messenger_; }
+  // The messaging layer under this rank, the world's (the deposit broadcasts use its line
+  // deposits).
+  dcmf::Messenger& messenger() { return *world_->messenger_; }
   // This rank's node-memory window (rank_memory).
-  uint64_t window() const { return rank_memory(map_.place(rank_).t); }
+  uint64_t window() const { return rank_memory(map_.place(world_rank(rank_)).t); }
+  // The tag of this communicator's collective call `call` (in the collective context).
+  int collective_tag(uint64_t call) const { return comm_tag(id_, false, call); }
+  // Numbers this communicator's collective calls (the same on every rank).
+  uint64_t next_collective_call() { return collective_calls_++; }
+  uint64_t collective_calls() const { return collective_calls_; }
 
   Request isend(uint64_t buf, uint32_t bytes, int dest, int tag, int ctx = kPointToPoint);
   Request irecv(uint64_t buf, uint32_t bytes, int src, int tag, int ctx = kPointToPoint);
@@ -77,6 +115,17 @@ class Comm {
                   int tag, int ctx = kPointToPoint);
 
  private:
+  friend class Collectives;  // splits
+  // A sub-communicator of `parent` over `group` (parent ranks), this rank being `rank` in it.
+  Comm(Comm& parent, const std::vector<int>& group, int rank, int id);
+  // The world's next communicator id (the world's count of splits).
+  int allocate_comm_id();
+  // A sub-communicator's call in the world's terms.
+  int to_world(int r) const;
+  int world_tag(int tag, int ctx) const;
+  Status from_world(Status s) const;
+  Status counted(Status s);  // a sub-communicator's receive, counted
+
   struct Pending {
     bool send = false;
     int handle = -1;  // the messaging layer's, once there is one
@@ -89,6 +138,10 @@ class Comm {
   void bind(int id, const Envelope& e);
   dcmf::Protocol protocol_for(uint32_t bytes) const;
   Status finish(int id);
+  // A request's key among this core's protocol steps: unique per communicator and request.
+  uint64_t trace_key(int id) const {
+    return kTraceKeyMpi | trace_comm_ << 32 | static_cast<uint32_t>(id);
+  }
 
   Hal& hal_;
   MpiConfig cfg_;
@@ -96,11 +149,21 @@ class Comm {
   int rank_;
   MpiTrace* trace_;
   MpiTrace no_trace_;
-  dcmf::Messenger messenger_;
+  Comm* world_;             // this, for the world
+  std::vector<int> group_;  // world ranks (empty for the world)
+  int id_ = 0;
+  int next_comm_id_ = 1;  // the world's
+  uint64_t collective_calls_ = 0;
+  std::unique_ptr<dcmf::Messenger> messenger_;  // the world's
   Matcher matcher_;
   std::vector<uint32_t> next_seq_;  // per destination
   std::map<int, Pending> pending_;
   int next_id_ = 1;
+  uint64_t trace_comm_ = next_trace_comm();  // this communicator's number, for trace keys
+  static uint64_t next_trace_comm() {
+    static uint64_t n = 0;
+    return ++n & 0xffffff;
+  }
   uint64_t sink_;  // where empty messages' placeholder byte lands
   RankCounts counts_;
 };

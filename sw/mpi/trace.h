@@ -21,10 +21,13 @@ const char* collective_name(Collective c);
 
 // One rank's view of a collective call. Addresses are the rank's buffers in its node's memory;
 // sizes in bytes. Bcast: `recv` is the buffer (the root's holds the data). Allgather: `bytes`
-// per rank. Alltoall: `bytes` per pair. Alltoallv: the count and displacement lists.
+// per rank. Alltoall: `bytes` per pair. Alltoallv: the count and displacement lists. Ranks
+// (root, block indices) are the communicator's; `group` translates them to world ranks.
 struct CollectiveCall {
   Collective kind = Collective::Barrier;
-  uint64_t call = 0;  // the communicator's collective calls so far
+  uint64_t call = 0;       // the communicator's collective calls so far
+  int comm = 0;            // the communicator's id (0: the world)
+  std::vector<int> group;  // its world ranks in its rank order (empty: the world)
   int root = 0;
   Op op = Op::Sum;
   Datatype type = Datatype::Int64;
@@ -44,6 +47,7 @@ class MpiTrace {
   // A matched message's data is all in the receive buffer.
   virtual void received(int /*rank*/, int /*src*/, int /*ctx*/, int /*tag*/, uint32_t /*seq*/,
                         uint32_t /*bytes*/) {}
+  // `rank` is the world rank.
   virtual void collective_begin(int /*rank*/, const CollectiveCall&) {}
   virtual void collective_end(int /*rank*/, const CollectiveCall&) {}
 };

@@ -112,17 +112,33 @@ void MpiChecker::received(int rank, int src, int ctx, int tag, uint32_t seq, uin
   while (!msgs.empty() && msgs.front().received) msgs.pop_front();
 }
 
-void MpiChecker::collective_begin(int rank, const mpi::CollectiveCall& call) {
-  Call& c = calls_[call.call];
+MpiChecker::CallKey MpiChecker::key(const mpi::CollectiveCall& call) const {
+  return {call.comm, call.group.empty() ? 0 : call.group.front(), call.call};
+}
+
+void MpiChecker::collective_begin(int world_rank, const mpi::CollectiveCall& call) {
+  Call& c = calls_[key(call)];
   if (c.calls.empty()) {
-    const auto n = static_cast<size_t>(ranks_);
+    c.world = call.group;
+    if (c.world.empty()) {
+      for (int i = 0; i < ranks_; ++i) c.world.push_back(i);
+    }
+    const size_t n = c.world.size();
     c.calls.resize(n);
     c.begun.assign(n, false);
     c.ended.assign(n, false);
     c.in.resize(n);
     c.out.resize(n);
   }
-  const auto r = static_cast<size_t>(rank);
+  const auto r =
+      static_cast<size_t>(std::find(c.world.begin(), c.world.end(), world_rank) - c.world.begin());
+  const int rank = static_cast<int>(r);
+  if (r == c.world.size()) {
+    HS_EXPECT(rule(mpi_rules::kSameCall), false, kComponent,
+              fmt::format("collective call {} of communicator {}: rank {} is not in its group",
+                          call.call, call.comm, world_rank));
+    return;
+  }
   for (size_t i = 0; i < c.begun.size(); ++i) {
     if (!c.begun[i]) continue;
     const auto& o = c.calls[i];
@@ -140,59 +156,63 @@ void MpiChecker::collective_begin(int rank, const mpi::CollectiveCall& call) {
   c.calls[r] = call;
   c.begun[r] = true;
   ++c.begun_count;
-  const size_t p = static_cast<size_t>(ranks_);
+  const size_t p = c.world.size();
   switch (call.kind) {
     case Collective::Barrier:
       break;
     case Collective::Bcast:
-      if (rank == call.root) c.in[r] = read(rank, call.recv, call.bytes);
+      if (rank == call.root) c.in[r] = read(world_rank, call.recv, call.bytes);
       break;
     case Collective::Reduce:
     case Collective::Allreduce:
     case Collective::Allgather:
-      c.in[r] = read(rank, call.send, call.bytes);
+      c.in[r] = read(world_rank, call.send, call.bytes);
       break;
     case Collective::Alltoall:
-      c.in[r] = read(rank, call.send, p * call.bytes);
+      c.in[r] = read(world_rank, call.send, p * call.bytes);
       break;
     case Collective::Alltoallv:
-      c.in[r] = read(rank, call.send, extent(call.send_counts, call.send_displs));
+      c.in[r] = read(world_rank, call.send, extent(call.send_counts, call.send_displs));
       break;
   }
 }
 
-void MpiChecker::collective_end(int rank, const mpi::CollectiveCall& call) {
-  auto found = calls_.find(call.call);
+void MpiChecker::collective_end(int world_rank, const mpi::CollectiveCall& call) {
+  auto found = calls_.find(key(call));
   if (found == calls_.end()) return;
   Call& c = found->second;
-  const auto r = static_cast<size_t>(rank);
-  const size_t p = static_cast<size_t>(ranks_);
+  const auto r =
+      static_cast<size_t>(std::find(c.world.begin(), c.world.end(), world_rank) - c.world.begin());
+  if (r == c.world.size()) return;  // refused at its beginning
+  const int rank = static_cast<int>(r);
+  const size_t p = c.world.size();
+  const int n = static_cast<int>(p);
   if (call.kind == Collective::Barrier) {
-    HS_EXPECT(rule(mpi_rules::kBarrier), c.begun_count == ranks_, kComponent,
+    HS_EXPECT(rule(mpi_rules::kBarrier), c.begun_count == n, kComponent,
               fmt::format("collective call {}: rank {} left the barrier when {} of {} ranks had "
                           "entered it",
-                          call.call, rank, c.begun_count, ranks_));
+                          call.call, rank, c.begun_count, n));
   }
   switch (call.kind) {
     case Collective::Barrier:
       break;
     case Collective::Bcast:
     case Collective::Allreduce:
-      c.out[r] = read(rank, call.recv, call.bytes);
+      c.out[r] = read(world_rank, call.recv, call.bytes);
       break;
     case Collective::Reduce:
-      if (rank == call.root) c.out[r] = read(rank, call.recv, call.bytes);
+      if (rank == call.root) c.out[r] = read(world_rank, call.recv, call.bytes);
       break;
     case Collective::Allgather:
     case Collective::Alltoall:
-      c.out[r] = read(rank, call.recv, p * call.bytes);
+      c.out[r] = read(world_rank, call.recv, p * call.bytes);
       break;
     case Collective::Alltoallv:
-      c.out[r] = read(rank, call.recv, extent(call.recv_counts, call.recv_displs));
+      c.out[r] = read(world_rank, call.recv, extent(call.recv_counts, call.recv_displs));
       break;
   }
   c.ended[r] = true;
-  if (++c.ended_count == ranks_) {
+  if (++c.ended_count == n) {
     verify(call.call, c);
     calls_.erase(found);
   }
@@ -200,7 +220,7 @@ void MpiChecker::collective_end(int rank, const mpi::CollectiveCall& call) {
 
 void MpiChecker::verify(uint64_t index, Call& c) {
   const auto& call0 = c.calls[0];
-  const size_t p = static_cast<size_t>(ranks_);
+  const size_t p = c.world.size();
   std::vector<uint8_t> ref;
   switch (call0.kind) {
     case Collective::Barrier:

@@ -4,7 +4,8 @@
 // - matching: every match names a message sent to that rank; no message is matched twice;
 //   messages from one source with one tag (and context) match in the order sent; by the end
 //   of the run every message sent has been matched and received;
-// - collectives: every rank makes the same call (kind, root, sizes, and alltoallv's counts
+// - collectives (on the world or a sub-communicator, the call naming its group): every rank
+//   makes the same call (kind, root, sizes, and alltoallv's counts
 //   pairwise consistent); no rank leaves a barrier before every rank entered it; every
 //   result equals the reference the checker computes from the inputs it read at entry.
 #pragma once
@@ -13,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sw/mpi/trace.h"
@@ -59,12 +61,18 @@ class MpiChecker : public fw::mpi::MpiTrace {
     uint32_t seq, bytes;
     bool matched = false, received = false;
   };
+  // One collective call of one communicator, by the communicator's ranks.
   struct Call {
+    std::vector<int> world;                      // each rank's world rank
     std::vector<fw::mpi::CollectiveCall> calls;  // per rank (kind Barrier until it begins)
     std::vector<bool> begun, ended;
     std::vector<std::vector<uint8_t>> in, out;
     int begun_count = 0, ended_count = 0;
   };
+  // (communicator id, its first world rank, call): disjoint communicators of one split share
+  // an id.
+  using CallKey = std::tuple<int, int, uint64_t>;
+  CallKey key(const fw::mpi::CollectiveCall& call) const;
   std::deque<Message>& pair(int src, int dest);
   void verify(uint64_t index, Call& c);
   std::vector<uint8_t> read(int rank, uint64_t addr, size_t len) const;
@@ -72,7 +80,7 @@ class MpiChecker : public fw::mpi::MpiTrace {
   int ranks_;
   Peek peek_;
   std::map<std::pair<int, int>, std::deque<Message>> pairs_;
-  std::map<uint64_t, Call> calls_;
+  std::map<CallKey, Call> calls_;
   uint64_t messages_ = 0, verified_ = 0, result_bytes_ = 0;
 };
 

@@ -86,7 +86,7 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   job->mapping = file.empty() ? order : file;
   for (auto k : mpi::kAllCollectives) {
     std::string why;
-    if (!mpi::find_algorithm(k, al.of(k), shape, *job->map, why)) {
+    if (!mpi::find_algorithm(k, al.of(k), shape, *job->map, {}, why)) {
       throw InputError(
           fmt::format("parameter 'mpi.algorithm.{}': {}", mpi::collective_name(k), why));
     }
@@ -143,6 +143,26 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
           j->finished[static_cast<size_t>(r)] = true;
         });
   }
+}
+
+void declare_iterations(int& iterations, int& warmup) {
+  ParamScope p("workload");
+  iterations = static_cast<int>(
+      p.integer("iterations", iterations, "", "timed iterations", Range::between(1, 100000)));
+  warmup = static_cast<int>(
+      p.integer("warmup", warmup, "", "untimed iterations first", Range::between(0, 1000)));
+}
+
+std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
+                                                               const std::shared_ptr<MpiJob>& job,
+                                                               MotifProgram motif) {
+  auto timing =
+      std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
+  m.keep.push_back(timing);
+  install_ranks(m, job, [timing, motif](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
+    motif(comm, coll, (*timing)[static_cast<size_t>(comm.rank())]);
+  });
+  return timing;
 }
 
 nlohmann::json MpiJob::json() const {

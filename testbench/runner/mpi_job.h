@@ -39,6 +39,16 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m);
 using RankProgram = std::function<void(fw::mpi::Comm&, fw::mpi::Collectives&)>;
 void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program);
 
+// The motifs' workload.iterations (timed) and workload.warmup (untimed, first).
+void declare_iterations(int& iterations, int& warmup);
+
+// Runs `motif` as every rank, each filling its own Timing (the returned vector, by rank).
+using MotifProgram =
+    std::function<void(fw::mpi::Comm&, fw::mpi::Collectives&, fw::motifs::Timing&)>;
+std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
+                                                               const std::shared_ptr<MpiJob>& job,
+                                                               MotifProgram motif);
+
 // A motif's figures from every rank's timing: time per iteration (the slowest rank's mean and
 // the mean over ranks), the compute/communication split, and messages and bytes per
 // iteration over all ranks.

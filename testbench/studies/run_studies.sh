@@ -5,6 +5,8 @@
 #   ping-pong latency vs message size for the eager, rendezvous and split protocols
 #   AMI completion time vs message size for variants A, B, C and their baselines
 #   link utilisation on one plane of the torus under hot-spot traffic (a heat map)
+#   goodput and latency vs link error rate: PCIe (LCRC errors, replay) and the torus (CRC
+#   errors, retransmission)
 # Extra arguments go to every `hybridsim sweep` (e.g. --backend slurm --partition P).
 # Sweeps resume: rerunning only runs points that are not in the results yet.
 set -euo pipefail
@@ -52,5 +54,28 @@ for receive in early late; do
     --xlabel "message size (bytes)" --ylabel "completion time, SEND posted to received (ns)" \
     --title "AMI over 2 torus hops, RECEIVE posted $receive: completion time vs message size"
 done
+sweep pcie_lcrc_errors "$@"
+plot "$out/pcie_lcrc_errors" --x node0.pcie0.up.lcrc_error_rate --y results:throughput_GBps \
+  --group workload.direction --log-x --out "$fig/pcie_goodput_vs_lcrc_errors.svg" \
+  --xlabel "LCRC error rate per TLP (both directions)" --ylabel "goodput (GB/s)" \
+  --title "PCIe gen1 x8, 8 SPEs stream 1 MiB each: goodput vs LCRC error rate (NAK and replay)"
+plot "$out/pcie_lcrc_errors" --x node0.pcie0.up.lcrc_error_rate \
+  --y node0.acc0.spe0.mfc:command_latency.mean --group workload.direction --log-x --log-y \
+  --out "$fig/pcie_latency_vs_lcrc_errors.svg" \
+  --xlabel "LCRC error rate per TLP (both directions)" --ylabel "mean MFC command latency (ns)" \
+  --title "PCIe gen1 x8, 8 SPEs stream 1 MiB each: 16 KiB command latency vs LCRC error rate"
+
+sweep torus_crc_errors "$@"
+plot "$out/torus_crc_errors" --x torus.network.link_crc_error_rate --y results:accepted_load \
+  --group workload.load --log-x --out "$fig/torus_goodput_vs_crc_errors.svg" \
+  --xlabel "CRC error rate per link traversal" \
+  --ylabel "accepted load (fraction of the bisection bound)" \
+  --title "4x4x4 torus, uniform traffic: goodput vs link CRC error rate, by offered load"
+plot "$out/torus_crc_errors" --x torus.network.link_crc_error_rate \
+  --y results:mean_latency_ns --group workload.load --log-x --log-y \
+  --out "$fig/torus_latency_vs_crc_errors.svg" \
+  --xlabel "CRC error rate per link traversal" --ylabel "mean packet latency (ns)" \
+  --title "4x4x4 torus, uniform traffic: latency vs link CRC error rate, by offered load"
+
 FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/link_heatmap.sh"
 echo "figures in $fig"

@@ -20,6 +20,14 @@ const std::set<std::string> kReportFields = {
     "hybridsim",         "scenario", "description", "machine", "workload", "seed", "status",
     "simulated_time_ns", "results",  "checks",      "params",  "stats",    "run"};
 
+// "name.part": one figure of a histogram or an occupancy, as the statistics CSV names it.
+bool names_a_figure(const StatGroup& g, const std::string& name) {
+  const auto dot = name.rfind('.');
+  if (dot == std::string::npos || !g.has(name.substr(0, dot))) return false;
+  const std::string part = name.substr(dot + 1);
+  return part == "mean" || part == "count" || part == "min" || part == "max" || part == "peak";
+}
+
 // A stat naming a report field or a component statistic is checked against the elaborated
 // model: every component registers its statistics when it is built. "results:PATH" is left
 // alone: only the run writes the workload's results (an absent one is warned about after).
@@ -40,7 +48,7 @@ void check_stats(const SweepSpec& spec, InputProblems& problems) {
     if (!g) {
       problems.add(fmt::format("{}: stat '{}': scenario '{}' has no component '{}' with statistics",
                                spec.path, stat, spec.scenario, group));
-    } else if (!g->has(name)) {
+    } else if (!g->has(name) && !names_a_figure(*g, name)) {
       problems.add(fmt::format("{}: stat '{}': component '{}' has no statistic '{}'", spec.path,
                                stat, group, name));
     }

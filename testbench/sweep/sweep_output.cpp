@@ -65,7 +65,12 @@ Json select_stat(const Json& report, const std::string& stat) {
     }
   }
   if (!report.contains("stats") || !report["stats"].contains(head)) return Json();
-  return report["stats"][head].value(rest, Json());
+  const Json& group = report["stats"][head];
+  if (group.contains(rest)) return group[rest];
+  // "name.part": one figure of a histogram or an occupancy (mean, count, min, max, peak).
+  const auto dot = rest.rfind('.');
+  if (dot == std::string::npos || !group.contains(rest.substr(0, dot))) return Json();
+  return group[rest.substr(0, dot)].value(rest.substr(dot + 1), Json());
 }
 
 ResultsSummary write_results(const SweepSpec& spec, const std::vector<SweepPoint>& points,

@@ -212,3 +212,54 @@ TEST(MpiCheckerNegative, ACollectiveSomeRankNeverFinished) {
   ck.finish();
   EXPECT_EQ(failed(), only(rules::kResult));
 }
+
+// ---- Sub-communicators: each call checked among its group's ranks. ----
+
+namespace {
+// Communicator 1 split into {0, 2} and {1, 3}: an allreduce of {r, 10 r} on each; `result`
+// gives what world rank r ends with.
+void run_split_allreduce(MpiChecker& ck, Memory& mem,
+                         const std::map<int, std::vector<int64_t>>& result) {
+  const auto call = [](int r) {
+    mpi::CollectiveCall c = allreduce();
+    c.comm = 1;
+    c.group = r % 2 == 0 ? std::vector<int>{0, 2} : std::vector<int>{1, 3};
+    return c;
+  };
+  for (int r = 0; r < kRanks; ++r) {
+    mem.write(r, 0x100, {r, 10 * r});
+    ck.collective_begin(r, call(r));
+  }
+  for (int r = 0; r < kRanks; ++r) {
+    mem.write(r, 0x200, result.at(r));
+    ck.collective_end(r, call(r));
+  }
+}
+}  // namespace
+
+TEST(MpiCheckerNegative, DisjointSubCommunicatorsAreEachVerified) {
+  Memory mem;
+  MpiChecker ck(kRanks, mem.peek());
+  run_split_allreduce(ck, mem, {{0, {2, 20}}, {2, {2, 20}}, {1, {4, 40}}, {3, {4, 40}}});
+  ck.finish();
+  EXPECT_TRUE(failed().empty());
+  EXPECT_EQ(ck.collectives_verified(), 2u);
+}
+
+TEST(MpiCheckerNegative, ASubCommunicatorResultReducedOverTheWorld) {
+  Memory mem;
+  MpiChecker ck(kRanks, mem.peek());
+  run_split_allreduce(ck, mem, {{0, {6, 60}}, {2, {6, 60}}, {1, {4, 40}}, {3, {4, 40}}});
+  EXPECT_EQ(failed(), only(rules::kResult));
+}
+
+TEST(MpiCheckerNegative, ARankOutsideTheGroupJoinsItsCall) {
+  Memory mem;
+  MpiChecker ck(kRanks, mem.peek());
+  mpi::CollectiveCall c;
+  c.comm = 1;
+  c.group = {0, 2};
+  ck.collective_begin(0, c);
+  ck.collective_begin(1, c);
+  EXPECT_EQ(failed(), only(rules::kSameCall));
+}

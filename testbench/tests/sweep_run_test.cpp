@@ -245,6 +245,10 @@ TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
   expect_bad(many, "", "params.workload.spes.step 1 never goes from 1 to 0");
   expect_bad(many, "", "bad.json: sweep value node0.pcie0.lanez=8: unknown parameter");
   expect_bad(many, "", "params.node0.pcie0.max_payload: value 100");
+  // A histogram's figures are named as in the statistics CSV; others are not statistics.
+  expect_bad(R"({"scenario": "default", "params": {"node0.pcie0.lanes": [8]},
+               "stats": ["node0.acc0.spe0.mfc:command_latency.median"]})",
+             "", "component 'node0.acc0.spe0.mfc' has no statistic 'command_latency.median'");
   expect_bad(kPcieSweep, "--partition debug", "--partition applies only to --backend slurm");
   expect_bad(kPcieSweep, "--backend slurm --time 1hour", "--time '1hour': expected a Slurm time");
   expect_bad(kPcieSweep, "--backend cloud", "--backend");
@@ -371,10 +375,9 @@ TEST(SweepRun, PlotRequestsNamingWhatIsNotInTheResultsAreBadInput) {
 
 TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
   // Every study in testbench/studies passes the model check; --dry-run runs nothing.
-  const std::map<std::string, size_t> points = {{"pcie_payload_lanes", 30},
-                                                {"torus_latency_load", 72},
-                                                {"protocol_latency_size", 51},
-                                                {"ami_latency_size", 90}};
+  const std::map<std::string, size_t> points = {
+      {"pcie_payload_lanes", 30}, {"torus_latency_load", 72}, {"protocol_latency_size", 51},
+      {"ami_latency_size", 90},   {"pcie_lcrc_errors", 12},   {"torus_crc_errors", 12}};
   for (const auto& [name, n] : points) {
     const std::string out = temp_path("study_" + name);
     auto r = hybridsim("sweep " + std::string(HYBRIDSIM_STUDY_DIR) + "/" + name +

@@ -40,12 +40,19 @@ TEST(Sweep, TheCrossProductOfListsAndSeedsIsExpandedInOrder) {
 }
 
 TEST(Sweep, StatisticsAreSelectedFromTheReport) {
-  const Json report = {{"simulated_time_ns", 12.5},
-                       {"stats", {{"node0.pcie0.up", {{"payload_bytes", 4096}}}}},
-                       {"results", {{"pairs", Json::array({{{"verified", true}}})}}}};
+  const Json report = {
+      {"simulated_time_ns", 12.5},
+      {"stats",
+       {{"node0.pcie0.up",
+         {{"payload_bytes", 4096}, {"tx_queue_depth", {{"mean", 1.5}, {"peak", 4}}}}}}},
+      {"results", {{"pairs", Json::array({{{"verified", true}}})}}}};
   EXPECT_EQ(select_stat(report, "simulated_time_ns"), 12.5);
   EXPECT_EQ(select_stat(report, "node0.pcie0.up:payload_bytes"), 4096);
   EXPECT_EQ(select_stat(report, "results:pairs/0/verified"), true);
+  // One figure of an occupancy or a histogram, as the statistics CSV names it.
+  EXPECT_EQ(select_stat(report, "node0.pcie0.up:tx_queue_depth.peak"), 4);
+  EXPECT_EQ(select_stat(report, "node0.pcie0.up:tx_queue_depth.mean"), 1.5);
+  EXPECT_TRUE(select_stat(report, "node0.pcie0.up:tx_queue_depth.median").is_null());
   EXPECT_TRUE(select_stat(report, "node0.nothing:x").is_null());
   EXPECT_TRUE(select_stat(report, "results:pairs/5/verified").is_null());
 }

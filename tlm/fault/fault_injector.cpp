@@ -82,7 +82,10 @@ FaultInjector::Spec FaultInjector::declare(const ParamScope& scope, const std::s
 
 FaultInjector::FaultInjector(const Spec& spec, const std::string& stream)
     : on_(spec.rate > 0 || !spec.at.empty()), rate_(spec.rate), at_(spec.at) {
-  rng_.seed(stream_seed(spec.name + (stream.empty() ? "" : "." + stream)));
+  if (rate_ > 0) {
+    rng_ = std::make_unique<std::mt19937_64>(
+        stream_seed(spec.name + (stream.empty() ? "" : "." + stream)));
+  }
 }
 
 bool FaultInjector::draw() {
@@ -94,7 +97,7 @@ bool FaultInjector::draw() {
   }
   // The rate's draw happens for every event, listed or not, so listing a number does not
   // shift which later events the rate hits.
-  const bool drawn = rate_ > 0 && uniform_(rng_) < rate_;
+  const bool drawn = rate_ > 0 && uniform_(*rng_) < rate_;
   return listed || drawn;
 }
 

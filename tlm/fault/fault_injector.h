@@ -3,6 +3,7 @@
 //
 // Rules it keeps:
 // - Off by default: with rate 0 and no numbers listed, hit() is false and costs one compare.
+// - Off costs little memory: the random stream exists only when a rate is set.
 // - Deterministic: the random stream is seeded from the run's seed and the component's name,
 //   so a run is the same for a given --seed whatever other components draw.
 // - Events are numbered from 1 in the order hit() is asked; a listed number is hit exactly
@@ -12,6 +13,7 @@
 // run, naming the parameter.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -57,7 +59,8 @@ class FaultInjector {
   std::vector<uint64_t> at_;  // sorted, distinct
   size_t next_at_ = 0;
   uint64_t events_ = 0;
-  std::mt19937_64 rng_;
+  // Only with a rate, so a large machine's idle injectors stay small.
+  std::unique_ptr<std::mt19937_64> rng_;
   std::uniform_real_distribution<double> uniform_{0.0, 1.0};
 };
 

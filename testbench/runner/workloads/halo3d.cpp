@@ -1,5 +1,5 @@
 // The halo3d motif (sw/apps/mpi_motifs.h): a periodic 3D grid of ranks swapping faces with
-// their 6 neighbours between compute steps.
+// their 6 neighbours (or faces, edges and corners with 26) between compute steps.
 #include <fmt/format.h>
 #include <memory>
 
@@ -12,7 +12,7 @@ namespace hs::runner {
 
 HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
                    "3D halo exchange: each rank computes, then swaps faces with its 6 "
-                   "neighbours") {
+                   "neighbours (26: also edges and corners)") {
   auto job = declare_mpi_job(m);
   ParamScope p("workload");
   fw::motifs::HaloConfig cfg;
@@ -28,12 +28,22 @@ HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
                                       "bytes a face carries per cell", Range::between(1, 1024)));
   cfg.cycles_per_cell = p.real("cycles_per_cell", cfg.cycles_per_cell, "cycles",
                                "compute per cell and iteration", Range::between(0, 1e6));
+  cfg.neighbours = static_cast<int>(
+      p.integer("neighbours", cfg.neighbours, "",
+                "6: a face to each neighbour across a face; 26: also an edge and a corner to "
+                "those across them",
+                Range::between(6, 26)));
+  if (cfg.neighbours != 6 && cfg.neighbours != 26) {
+    throw InputError(ParamRegistry::instance().refusal(
+        "workload.neighbours", fmt::format("= {}: it is 6 or 26", cfg.neighbours)));
+  }
   const uint64_t face = uint64_t(cfg.cells) * cfg.cells * cfg.bytes_per_cell;
-  if (6 * face > (uint64_t{32} << 20)) {
+  const uint64_t halo = fw::motifs::halo_bytes_per_rank(cfg);
+  if (halo > (uint64_t{32} << 20)) {
     throw InputError(
-        fmt::format("workload.cells = {}: six faces of {} B exceed the motif's "
-                    "32 MiB buffers",
-                    cfg.cells, face));
+        fmt::format("workload.cells = {}: {} neighbours' halos of {} B in all exceed "
+                    "the motif's 32 MiB buffers",
+                    cfg.cells, cfg.neighbours, halo));
   }
   auto timing =
       std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
@@ -42,10 +52,11 @@ HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
     fw::motifs::halo3d(comm, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
   });
   const auto dims = fw::motifs::grid_dims(job->ranks());
-  m.results = [job, timing, dims, face] {
+  m.results = [job, timing, dims, face, cfg] {
     nlohmann::json r = motif_json(*job, *timing);
     r["grid"] = fmt::format("{}x{}x{}", dims[0], dims[1], dims[2]);
     r["face_bytes"] = face;
+    r["neighbours"] = cfg.neighbours;
     return r;
   };
 }

@@ -40,6 +40,11 @@ HYBRIDSIM_WORKLOAD(
   base.compute_cycles_per_byte =
       p.real("compute_cycles_per_byte", 0.25, "cycles", "SPU cycles spent per byte transformed",
              Range::between(0, 1000));
+  base.irq_timeout_cycles = static_cast<uint64_t>(p.integer(
+      "irq_timeout_cycles", 0, "cycles",
+      "how long a program sleeps on an interrupt before polling the device's status (0: eight "
+      "times a bound on the run's work, at least 1M cycles)",
+      Range::between(0, int64_t{1} << 50)));
   if (base.host_bytes % 128 != 0) {
     throw InputError(
         fmt::format("workload.host_bytes = {}: must be a multiple of 128", base.host_bytes));
@@ -75,10 +80,12 @@ HYBRIDSIM_WORKLOAD(
                                     fw::demo::kAccEthernetIn));
     }
     for (int s = 0; s < base.spes; ++s) {
-      // Two block buffers at 0 and the completion message 256 bytes below 256 KiB.
-      acc.spes[s]->local_store.require(std::max<uint64_t>(2 * base.block_bytes, 256 * 1024 - 236),
-                                       "the SPU's two block buffers (workload.block_bytes) and "
-                                       "its completion message at 0x3ff00");
+      // Two block buffers at 0, the completion message 256 bytes below 256 KiB and the
+      // doorbell-status word 32 bytes above it.
+      acc.spes[s]->local_store.require(std::max<uint64_t>(2 * base.block_bytes, 256 * 1024 - 204),
+                                       "the SPU's two block buffers (workload.block_bytes), "
+                                       "its completion message at 0x3ff00 and doorbell-status "
+                                       "word at 0x3ff20");
     }
   }
   if (base.ethernet_bytes == 0) base.ethernet_link = -1;
