@@ -59,9 +59,11 @@ void Messenger::init() {
   // The control counter counts RTS and acknowledgement bytes; it stays disabled and far from 0.
   torus_dma::set_counter(hal_, Bank::Injection, control_counter_, 0xFFFFFFFFu);
   const int first = share_.first_group * cfg_.counters_per_group;
+  // The share's last reception counter is the deposit counter (the pool hands it out last).
+  deposit_counter_ = static_cast<uint32_t>(first + share_.groups * cfg_.counters_per_group - 1);
   for (int c = first + share_.groups * cfg_.counters_per_group - 1; c >= first; --c) {
     if (c != static_cast<int>(control_counter_)) free_send_counters_.push_back(c);
-    free_recv_counters_.push_back(c);
+    if (c != static_cast<int>(deposit_counter_)) free_recv_counters_.push_back(c);
   }
   const uint64_t all =
       cfg_.counters_per_group == 64 ? ~uint64_t{0} : (uint64_t{1} << cfg_.counters_per_group) - 1;
@@ -104,17 +106,14 @@ uint32_t Messenger::take_counter(std::vector<uint32_t>& pool, const char* what) 
   return c;
 }
 
-int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, uint32_t tag) {
+dma::Descriptor Messenger::start_send(int dest, uint64_t buf, uint32_t bytes, int handle,
+                                      const char* protocol, uint32_t tag) {
   if (bytes == 0) hal_.fail("send of 0 bytes");
   if (dest < 0 || dest >= endpoints())
     hal_.fail(fmt::format("send to endpoint {}: no such endpoint", dest));
-  if (tag > kMaxTag) hal_.fail(fmt::format("tag {:#x} exceeds 28 bits", tag));
-  const Protocol p = resolve(protocol, bytes);
-  const int h = next_handle_++;
   if (hal_.tracing()) {
-    hal_.protocol_begin(
-        "dcmf send", kTraceKeyDcmf | static_cast<uint64_t>(h),
-        {{"dest", dest}, {"bytes", bytes}, {"tag", tag}, {"protocol", protocol_name(p)}});
+    hal_.protocol_begin("dcmf send", kTraceKeyDcmf | static_cast<uint64_t>(handle),
+                        {{"dest", dest}, {"bytes", bytes}, {"tag", tag}, {"protocol", protocol}});
   }
   hal_.compute(cfg_.post_cycles);
   // Sends in flight hold their counters until the DMA has sent everything: wait for one.
@@ -128,6 +127,25 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
   d.inj_counter = static_cast<uint16_t>(c);
   d.src = buf;
   d.length = bytes;
+  return d;
+}
+
+void Messenger::track_send(int handle, uint32_t counter, Protocol p) {
+  Send& s = sends_[handle];
+  s.counter = counter;
+  s.split = p == Protocol::Split;
+  s.remote = p == Protocol::Rendezvous || p == Protocol::Split;
+  remote_sends_ += s.remote;
+  s.data_index = data_injected_ - 1;
+  unanswered_splits_ += s.split;
+}
+
+int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, uint32_t tag) {
+  if (tag > kMaxTag) hal_.fail(fmt::format("tag {:#x} exceeds 28 bits", tag));
+  const Protocol p = resolve(protocol, bytes);
+  const int h = next_handle_++;
+  dma::Descriptor d = start_send(dest, buf, bytes, h, protocol_name(p), tag);
+  const uint32_t c = d.inj_counter;
   if (p == Protocol::Eager) {
     d.kind = dma::kMemoryFifo;
     d.sw0 = pack(kEager, tag);
@@ -163,14 +181,73 @@ int Messenger::send(int dest, uint64_t buf, uint32_t bytes, Protocol protocol, u
       ++data_injected_;
     }
   }
-  Send& s = sends_[h];
-  s.counter = c;
-  s.split = p == Protocol::Split;
-  s.remote = p != Protocol::Eager;
-  remote_sends_ += s.remote;
-  s.data_index = data_injected_ - 1;
-  unanswered_splits_ += s.split;
+  track_send(h, c, p);
   return h;
+}
+
+void Messenger::arm_deposit(uint64_t buf, uint32_t bytes) {
+  if (bytes == 0) hal_.fail("deposit of 0 bytes");
+  if (deposit_armed_) hal_.fail("arm_deposit: the previous deposit has not been waited for");
+  // The counter's base is 16-byte aligned; the deposit's offset carries the rest (the same at
+  // every node of the line: the sender's buffer's).
+  torus_dma::set_counter(hal_, Bank::Reception, deposit_counter_, bytes, buf & ~uint64_t{15},
+                         buf + bytes - 1);
+  // A stale hit-zero bit would end the wait before the data is in.
+  torus_dma::clear_hit_zero(hal_, Bank::Reception, deposit_counter_,
+                            static_cast<uint32_t>(cfg_.counters_per_group));
+  deposit_armed_ = true;
+  deposit_arrived_ = false;
+  deposit_bytes_ = bytes;
+}
+
+int Messenger::send_deposit(int dest, uint64_t buf, uint32_t bytes, uint32_t offset, int lane) {
+  const int n = cfg_.endpoints_per_node;
+  if (dest < 0 || dest >= endpoints() || dest % n != cfg_.local ||
+      shape_.line_dimension(node_, dest / n) < 0 || lane < 0 || lane >= kDepositLanes) {
+    hal_.fail(
+        fmt::format("deposit from endpoint {} to endpoint {} on lane {}: the target must be "
+                    "an endpoint of the same local index on a torus line with this node, "
+                    "the lane below {}",
+                    self_, dest, lane, kDepositLanes));
+  }
+  const int h = next_handle_++;
+  dma::Descriptor d = start_send(dest, buf, bytes, h, "deposit", 0);
+  d.kind = dma::kDirectPut;
+  torus_dma::set_deposit(d);
+  d.rec_counter = static_cast<uint16_t>(deposit_counter_);
+  d.put_offset = offset;
+  // Lane FIFOs of 8 KiB (255 descriptors), side by side in the share's fourth FIFO window.
+  constexpr uint64_t kLaneBytes = layout::kInjFifoBytes / 8;
+  const bool own_fifo = share_.injection_fifos > kDepositFifo + lane;
+  torus_dma::FifoState& f = own_fifo ? deposit_fifos_[static_cast<size_t>(lane)] : data_fifo_;
+  if (f.end == 0) {
+    f = torus_dma::setup_injection_fifo(
+        hal_, share_.injection_fifo + kDepositFifo + lane,
+        share_.injection_memory + kDepositFifo * layout::kInjFifoBytes + lane * kLaneBytes,
+        kLaneBytes, false);
+  }
+  torus_dma::inject(hal_, f, d);
+  data_injected_ += !own_fifo;
+  track_send(h, d.inj_counter, Protocol::Eager);
+  return h;
+}
+
+void Messenger::wait_deposited(uint32_t bytes) {
+  if (!deposit_armed_) hal_.fail("wait_deposited: no deposit armed");
+  while (deposit_bytes_ - torus_dma::counter_value(hal_, Bank::Reception, deposit_counter_) <
+         std::min(bytes, deposit_bytes_)) {
+    hal_.compute(cfg_.poll_cycles);
+  }
+}
+
+void Messenger::wait_deposit() {
+  if (!deposit_armed_) hal_.fail("wait_deposit: no deposit armed");
+  for (;;) {
+    progress();
+    if (deposit_arrived_) break;
+    idle();
+  }
+  deposit_armed_ = false;
 }
 
 int Messenger::post_recv(int src, uint32_t tag, uint64_t buf, uint32_t bytes) {
@@ -321,6 +398,9 @@ void Messenger::check_counters() {
     if (!r.done && r.counter >= 0)
       groups_used[cfg_.counter_groups + r.counter / cfg_.counters_per_group] = true;
   }
+  if (deposit_armed_ && !deposit_arrived_) {
+    groups_used[cfg_.counter_groups + deposit_counter_ / cfg_.counters_per_group] = true;
+  }
   for (int i = 0; i < 2 * cfg_.counter_groups; ++i) {
     if (!groups_used[i]) continue;
     const Bank bank = i < cfg_.counter_groups ? Bank::Injection : Bank::Reception;
@@ -344,6 +424,7 @@ void Messenger::check_counters() {
           }
         }
       } else {
+        deposit_arrived_ = deposit_arrived_ || (deposit_armed_ && c == deposit_counter_);
         for (auto& [h, r] : recvs_) {
           if (!r.done && r.counter == static_cast<int>(c)) {
             r.done = true;

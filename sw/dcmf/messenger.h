@@ -16,6 +16,7 @@
 // one node never share a FIFO or a counter. The software header word carries the sender's
 // local index (2 bits), the packet type (2 bits) and a 28-bit tag.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -73,6 +74,7 @@ constexpr uint64_t kAppMemory = 0x1000'0000;  // applications' buffers from here
 constexpr int kDataFifo = 0;             // sends and RTS (normal priority)
 constexpr int kHighFifo = 1;             // remote gets append direct-put descriptors here
 constexpr int kControlFifo = 2;          // acknowledgements (high priority)
+constexpr int kDepositFifo = 3;          // the first deposit lane's; the lanes' FIFOs follow it
 constexpr uint32_t kControlCounter = 0;  // injection counter for RTS and acks (never reaches 0)
 constexpr int kReceptionFifo = 0;
 constexpr uint32_t kMaxTag = 0x0FFFFFFF;
@@ -112,9 +114,28 @@ class Messenger {
   using NewMessage = std::function<void(int src, uint32_t tag, uint32_t length)>;
   void on_new_message(NewMessage fn) { on_new_message_ = std::move(fn); }
 
+  // Line deposits (the deposit broadcasts of sw/mpi). Every endpoint reserves one reception
+  // counter for them, the same number on every node for a given local index, so one deposit
+  // lands through that counter at every node of its line. A receiver arms it for its buffer
+  // (before telling the sender it may start); the sender posts direct puts with the deposit
+  // bit to an endpoint of the same local index on a line with this node, landing `offset` bytes
+  // past the receivers' counter base (their buffer rounded down to 16 bytes: every buffer of
+  // one deposit must have the same address modulo 16). Each of kDepositLanes lanes has an
+  // injection FIFO of its own where the share has one (the data FIFO otherwise), so deposits
+  // along several links leave side by side. The packets of one lane arrive in order, so what
+  // has landed is always a prefix of the buffer.
+  static constexpr int kDepositLanes = 6;
+  void arm_deposit(uint64_t buf, uint32_t bytes);
+  int send_deposit(int dest, uint64_t buf, uint32_t bytes, uint32_t offset, int lane);
+  // Blocks (polling the counter) until the armed deposit's first `bytes` have landed.
+  void wait_deposited(uint32_t bytes);
+  // Blocks until the armed deposit has all landed, and disarms it.
+  void wait_deposit();
+
   uint64_t bytes_copied() const { return bytes_copied_; }
   Protocol resolve(Protocol p, uint32_t bytes) const;
   int self() const { return self_; }
+  const hs::torus::TorusShape& shape() const { return shape_; }
   int endpoints() const { return shape_.nodes() * cfg_.endpoints_per_node; }
   const DmaShare& share() const { return share_; }
 
@@ -156,6 +177,12 @@ class Messenger {
     return static_cast<uint32_t>(cfg_.local) << 30 | type << 28 | (tag & kMaxTag);
   }
   hs::torus::dma::Descriptor base_descriptor(int dest) const;
+  // A send's common start: checks `dest` and `bytes`, waits for an injection counter, sets it
+  // to `bytes` and returns a descriptor to `dest` sending [buf, buf + bytes) through it.
+  hs::torus::dma::Descriptor start_send(int dest, uint64_t buf, uint32_t bytes, int handle,
+                                        const char* protocol, uint32_t tag);
+  // Records the send posted under `handle` (its counter is the descriptor's).
+  void track_send(int handle, uint32_t counter, Protocol p);
   uint64_t scratch_slot();
   uint32_t take_counter(std::vector<uint32_t>& pool, const char* what);
   void handle_entry(const hs::torus::dma::FifoEntryHeader& h, uint64_t payload);
@@ -185,6 +212,11 @@ class Messenger {
   NewMessage on_new_message_;
   std::set<std::pair<int, uint32_t>> announced_;  // (src, tag) told to on_new_message_
   torus_dma::FifoState data_fifo_, high_fifo_, control_fifo_, rec_fifo_;
+  // The deposit lanes' FIFOs (end 0: not set up yet; they are set up on first use).
+  std::array<torus_dma::FifoState, kDepositLanes> deposit_fifos_{};
+  uint32_t deposit_counter_ = 0;  // the reception counter reserved for deposits
+  uint32_t deposit_bytes_ = 0;    // what the armed deposit brings
+  bool deposit_armed_ = false, deposit_arrived_ = false;
   std::vector<uint32_t> free_send_counters_, free_recv_counters_;
   std::map<int, Send> sends_;
   std::map<int, Recv> recvs_;

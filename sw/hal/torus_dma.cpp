@@ -49,6 +49,11 @@ Descriptor addressed_to(const hs::torus::TorusShape& shape, int node, uint8_t fi
   return d;
 }
 
+void set_deposit(Descriptor& d) {
+  d.flags = static_cast<uint8_t>(d.flags | dma::kDeposit);
+  d.vc = dma::kVcDeterministic;
+}
+
 uint64_t injection_head(Hal& hal, const FifoState& f) {
   return hal.reg_read(inj_reg(f.index, dma::kFifoHead), 8);
 }

@@ -28,6 +28,11 @@ FifoState setup_reception_fifo(Hal& hal, int fifo, uint64_t start, uint64_t byte
 // A descriptor addressed to `node`'s reception FIFO `fifo`, with the virtual channel class.
 Descriptor addressed_to(const hs::torus::TorusShape& shape, int node, uint8_t fifo, uint8_t vc);
 
+// Sets the deposit bit (torus_dma_interface.h, kDeposit): `d`'s destination must lie on a
+// torus line with the sending node, else the engine refuses the descriptor; every node the
+// packets pass receives them too. Asks for the deterministic VC, which the hardware takes anyway.
+void set_deposit(Descriptor& d);
+
 // Where the engine has got to in an injection FIFO: descriptors before HEAD are finished.
 uint64_t injection_head(Hal& hal, const FifoState& fifo);
 

@@ -36,11 +36,16 @@ class CollContext {
 };
 
 using AlgorithmFn = void (*)(CollContext&);
+// Whether the places on the torus of a communicator's ranks (`group`: their world ranks, empty
+// for the world) suit an algorithm; if not, `why` says how.
+using PlacementFn = bool (*)(const hs::torus::TorusShape&, const RankMap&,
+                             const std::vector<int>& group, std::string& why);
 struct AlgorithmInfo {
   const char* name;
   const char* summary;
   bool power_of_two;  // needs a power-of-two number of ranks
   AlgorithmFn run;
+  PlacementFn fits = nullptr;  // needs the ranks placed so (nullptr: any placement)
 };
 
 // The algorithms of a collective, the first its default.
@@ -48,12 +53,23 @@ const std::vector<AlgorithmInfo>& algorithms(Collective c);
 // The named algorithm, or nullptr; `why` says what is wrong (unknown name, rank count).
 const AlgorithmInfo* find_algorithm(Collective c, const std::string& name, int ranks,
                                     std::string& why);
+// The same, also checking the placement of a communicator's ranks (`group`: their world
+// ranks, empty for the world) for algorithms that need one.
+const AlgorithmInfo* find_algorithm(Collective c, const std::string& name,
+                                    const hs::torus::TorusShape& shape, const RankMap& map,
+                                    const std::vector<int>& group, std::string& why);
 
 // Each algorithm (coll_rooted.cpp, coll_all.cpp).
 void barrier_recursive_doubling(CollContext& c);
 void barrier_binomial(CollContext& c);
 void bcast_binomial(CollContext& c);
 void bcast_ring(CollContext& c);
+void bcast_deposit_line(CollContext& c);  // coll_deposit.cpp
+void bcast_deposit_rectangle(CollContext& c);
+bool deposit_line_fits(const hs::torus::TorusShape& shape, const RankMap& map,
+                       const std::vector<int>& group, std::string& why);
+bool deposit_rectangle_fits(const hs::torus::TorusShape& shape, const RankMap& map,
+                            const std::vector<int>& group, std::string& why);
 void reduce_binomial(CollContext& c);
 void reduce_ring(CollContext& c);
 void allreduce_recursive_doubling(CollContext& c);

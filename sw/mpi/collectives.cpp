@@ -40,7 +40,15 @@ const std::vector<AlgorithmInfo>& algorithms(Collective c) {
       // bcast
       {{"binomial", "binomial tree from the root: log2(P) rounds", false, bcast_binomial},
        {"ring", "pipelined chain from the root in segments of mpi.pipeline_bytes", false,
-        bcast_ring}},
+        bcast_ring},
+       {"deposit_line",
+        "torus deposit bit: the root's direct puts land at every node of its line (the ranks "
+        "must fill one torus line, one a node)",
+        false, bcast_deposit_line, deposit_line_fits},
+       {"deposit_rectangle",
+        "torus deposit bit along x, then each line along y, then each plane along z (the ranks "
+        "must fill a whole line, plane or box, one a node)",
+        false, bcast_deposit_rectangle, deposit_rectangle_fits}},
       // reduce
       {{"binomial", "binomial tree towards the root: log2(P) rounds", false, reduce_binomial},
        {"ring", "chain towards the root, each rank adding its part", false, reduce_ring}},
@@ -88,6 +96,20 @@ const AlgorithmInfo* find_algorithm(Collective c, const std::string& name, int r
   }
   why = fmt::format("{} algorithm '{}' ({})", collective_name(c), name, names);
   return nullptr;
+}
+
+const AlgorithmInfo* find_algorithm(Collective c, const std::string& name,
+                                    const hs::torus::TorusShape& shape, const RankMap& map,
+                                    const std::vector<int>& group, std::string& why) {
+  const int ranks = group.empty() ? map.size() : static_cast<int>(group.size());
+  const AlgorithmInfo* a = find_algorithm(c, name, ranks, why);
+  if (a && a->fits && !a->fits(shape, map, group, why)) {
+    why =
+        fmt::format("{} algorithm '{}' does not fit the ranks' placement on the {}x{}x{} torus: {}",
+                    collective_name(c), name, shape.size(0), shape.size(1), shape.size(2), why);
+    return nullptr;
+  }
+  return a;
 }
 
 CollContext::CollContext(Comm& comm_, const CollectiveCall& call_)
@@ -143,7 +165,8 @@ void CollContext::sendrecv(uint64_t sbuf, uint32_t sbytes, int dest, uint64_t rb
 Collectives::Collectives(Comm& comm, const Algorithms& algorithms) : comm_(comm) {
   for (auto c : kAllCollectives) {
     std::string why;
-    const AlgorithmInfo* a = find_algorithm(c, algorithms.of(c), comm.size(), why);
+    const AlgorithmInfo* a = find_algorithm(c, algorithms.of(c), comm.messenger().shape(),
+                                            comm.map(), comm.group(), why);
     if (!a) throw std::invalid_argument(why);
     chosen_[static_cast<size_t>(c)] = a;
   }

@@ -50,7 +50,7 @@ struct MpiConfig {
   uint32_t split_limit = 65536;         // largest split transfer; rendezvous above
   uint64_t match_cycles = 60;           // one matching step (a queue search, a request's set-up)
   double reduce_cycles_per_byte = 0.5;  // collectives' arithmetic
-  uint32_t pipeline_bytes = 16384;      // ring broadcast segment
+  uint32_t pipeline_bytes = 16384;      // ring and deposit broadcast segment
 };
 
 struct Status {
@@ -93,6 +93,9 @@ class Comm {
   MpiTrace& trace() { return *trace_; }
   // Messages this rank sent and received on this communicator.
   const RankCounts& counts() const { return counts_; }
+  // The messaging layer under this rank, the world's (the deposit broadcasts use its line
+  // deposits).
+  dcmf::Messenger& messenger() { return *world_->messenger_; }
   // This rank's node-memory window (rank_memory).
   uint64_t window() const { return rank_memory(map_.place(world_rank(rank_)).t); }
   // The tag of this communicator's collective call `call` (in the collective context).

@@ -59,9 +59,9 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   c.reduce_cycles_per_byte =
       p.real("reduce_cycles_per_byte", c.reduce_cycles_per_byte, "cycles/B",
              "core cycles per byte of reduction arithmetic", Range::between(0, 1e3));
-  c.pipeline_bytes =
-      static_cast<uint32_t>(p.integer("pipeline_bytes", c.pipeline_bytes, "B",
-                                      "ring broadcast segment", Range::between(8, 1 << 24)));
+  c.pipeline_bytes = static_cast<uint32_t>(p.integer(
+      "pipeline_bytes", c.pipeline_bytes, "B",
+      "broadcast pipeline segment (ring and deposit algorithms)", Range::between(8, 1 << 24)));
   c.messenger.interrupts =
       p.flag("interrupts", true, "ranks wait for the DMA by interrupt (false: poll)");
   ParamScope a("mpi.algorithm");
@@ -86,7 +86,7 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   job->mapping = file.empty() ? order : file;
   for (auto k : mpi::kAllCollectives) {
     std::string why;
-    if (!mpi::find_algorithm(k, al.of(k), job->map->size(), why)) {
+    if (!mpi::find_algorithm(k, al.of(k), shape, *job->map, {}, why)) {
       throw InputError(
           fmt::format("parameter 'mpi.algorithm.{}': {}", mpi::collective_name(k), why));
     }

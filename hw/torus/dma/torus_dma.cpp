@@ -244,6 +244,14 @@ bool TorusDma::validate(const Descriptor& d, std::string& why) const {
         d.length, d.fifo, net_.config().max_payload() / 32 * 32, cfg_.injection_fifos);
   } else if (d.kind == kRemoteGet && (d.flags & kClaimFromCounter)) {
     why = "remote get cannot claim from a counter";
+  } else if ((d.flags & kDeposit) && d.kind == kRemoteGet) {
+    why = "remote get cannot take the deposit bit";
+  } else if ((d.flags & kDeposit) &&
+             s.line_dimension(node_, s.node({{d.dest[0], d.dest[1], d.dest[2]}})) < 0) {
+    why = fmt::format(
+        "deposit bit with destination ({},{},{}): it must differ from this node {} in exactly one "
+        "coordinate",
+        d.dest[0], d.dest[1], d.dest[2], s.name(node_));
   } else if (d.vc > kVcHighPriority) {
     why = fmt::format("virtual channel request {} (0 dynamic, 1 deterministic, 2 high)", d.vc);
   } else {
@@ -405,6 +413,7 @@ void TorusDma::inject_packet(int f) {
   p->vc_class = d.vc == kVcHighPriority ? VcClass::HighPriority
                 : d.vc == kVcDynamic    ? VcClass::Dynamic
                                         : VcClass::Deterministic;
+  p->deposit = d.flags & kDeposit;
   p->counter = d.rec_counter;
   p->fifo = d.fifo;
   p->offset = d.put_offset + static_cast<uint32_t>(lo - d.src);

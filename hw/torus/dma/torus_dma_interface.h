@@ -14,6 +14,11 @@ enum DescFlags : uint8_t {
   // protocol: one ascending, one descending) and stop when it reaches zero.
   kClaimFromCounter = 1,
   kDescending = 2,  // send from the high end downward
+  // Deposit bit: the destination must lie on a line with this node (differ in exactly one
+  // coordinate); every node the packets pass on the way receives them too, as if addressed to
+  // it (same reception counter or FIFO), so each such node must be set up to take them.
+  // Routed deterministically. Not for remote gets.
+  kDeposit = 4,
 };
 enum VcRequest : uint8_t { kVcDynamic = 0, kVcDeterministic = 1, kVcHighPriority = 2 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
@@ -103,6 +104,9 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
       crc_errors_(stats_.counter("crc_errors", "packets",
                                  "packet copies corrupted on links (injected faults): each failed "
                                  "its CRC check at the receiving router and was dropped")),
+      deposited_(stats_.counter("deposited_copies", "packets",
+                                "copies of deposit-bit packets delivered at the nodes they "
+                                "passed on their line (not counted as packets_delivered)")),
       retransmissions_(stats_.counter("retransmissions", "packets",
                                       "packets sent again from a link's retransmission buffer")),
       retransmitted_bytes_(stats_.counter("retransmitted_bytes", "B",
@@ -298,6 +302,16 @@ bool TorusNetwork::inject(int queue, Packet* p) {
   const size_t q = static_cast<size_t>(node) * inj_queues_ + queue;
   uint32_t& held = inj_held_[q];
   if (held >= cfg_.injection_queue_packets) return false;
+  if (p->deposit) {
+    // Its copies must land on one line: the endpoint refuses anything else before injecting.
+    if (shape_.line_dimension(node, p->dest) < 0) {
+      throw std::logic_error(fmt::format("{}: deposit packet {}->{} is not on a line", name(),
+                                         shape_.name(node), shape_.name(p->dest)));
+    }
+    // Dimension order along the line: adaptive routing could skip no node, but the hardware
+    // takes the deterministic route for deposits.
+    if (p->vc_class == VcClass::Dynamic) p->vc_class = VcClass::Deterministic;
+  }
   ++held;
   const uint64_t now = hs::now().value();
   p->id = next_id_++;
@@ -311,6 +325,7 @@ bool TorusNetwork::inject(int queue, Packet* p) {
   p->prev_dir = -1;
   p->hops = 0;
   p->escaped = false;
+  p->deposited = false;
   Fifo& f = injection(node, queue);
   f.push(p);
   ++injected_;
@@ -352,6 +367,11 @@ void TorusNetwork::handle(const Action& a) {
       break;
     case Op::Deliver: {
       auto* p = static_cast<Packet*>(a.ptr);
+      if (p->deposit && p->dest != a.node) {  // a deposit copy: the packet itself goes on
+        ++deposited_;
+        endpoints_[a.node]->deliver(p);
+        break;
+      }
       ++delivered_;
       payload_delivered_ += p->payload_bytes;
       latency_.sample(static_cast<double>(now - p->created_ps) / 1e3);
@@ -424,7 +444,11 @@ void TorusNetwork::request(int node, int slot) {
   Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
   r = Request{};
   r.since_ps = hs::now().value();
-  if (p->dest == node || (fault_eject_early_ && p->src != node)) {
+  if (p->dest == node || (fault_eject_early_ && p->src != node) ||
+      (p->deposit && !p->deposited && p->src != node)) {
+    // A deposit packet asks for the reception port first; once its copy is taken it asks for
+    // its next link (arbitrate_reception).
+
     if (p->dest != node) fault_eject_early_ = false;
     r.outputs = 1u << kReception;
   } else {
@@ -722,6 +746,10 @@ void TorusNetwork::arbitrate_reception(int node) {
     reception_free_ps_[node] = now + rx_ps_[p->chunks];
     // Cut-through: the tail arrives one serialisation after the head, however fast the port.
     const uint64_t done = std::max(now + rx_ps_[p->chunks], p->arrived_ps + ser_ps_[p->chunks]);
+    if (p->deposit && p->dest != node) {
+      deposit_copy(node, slot, done);
+      continue;
+    }
     note_wait(node, slot);
     if (p->prev_dir < 0) p->launched_ps = now;
     withdraw(node, slot);
@@ -730,6 +758,18 @@ void TorusNetwork::arbitrate_reception(int node) {
     heap_.post(done, Action{Op::Deliver, 0, 0, 0, node, p});
     next_head(node, slot);
   }
+}
+
+void TorusNetwork::deposit_copy(int node, int slot, uint64_t done) {
+  // The router delivers a copy and keeps the packet at the head of its input: it now asks
+  // for its next link on the line (its wait there starts now).
+  Packet* p = slot_fifo(node, slot).front();
+  Packet* copy = pool_.take();
+  *copy = *p;
+  p->deposited = true;
+  withdraw(node, slot);
+  heap_.post(done, Action{Op::Deliver, 0, 0, 0, node, copy});
+  request(node, slot);
 }
 
 void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_t at) {
@@ -790,6 +830,7 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   if (p->prev_dir < 0) p->launched_ps = now;
   p->prev_dir = static_cast<int8_t>(dir);
   p->escaped = p->escaped || vc == 0;
+  p->deposited = false;
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
   const int next = shape_.neighbour(node, dir);

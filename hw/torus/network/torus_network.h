@@ -24,6 +24,14 @@
 // and is added when that node next arbitrates, or posted if its output starts waiting first. It
 // keeps its place in the event order either way: timing is that of one event per return.
 //
+// Deposit bit. A deposit packet's destination lies on a line with its source; it takes the
+// deterministic (dimension-order) route, and at each router past its source it first asks for
+// the reception port like a packet that ends there (same arbitration, port rate and endpoint
+// back-pressure: refused, it waits at the head of its input, blocking that input as a stalled
+// hardware router would). When the port takes the copy, the packet asks for its next link, so
+// an unblocked deposit packet leaves in the same instant it would have without the copy. The
+// copies are counted as deposited_copies, not as deliveries.
+//
 // Link faults (network_config.h, link_faults.h). A CRC error holds the link for the corrupted
 // copy, the turnaround and the retransmission; the packet takes its downstream buffer tokens
 // once (the dropped copy's room is freed when its CRC fails and taken again by the good copy)
@@ -117,6 +125,7 @@ class TorusNetwork : public sc_core::sc_module {
   void fault_overrun_next_blocked_packet() { fault_overrun_ = true; }
 
   uint64_t delivered() const { return delivered_.value; }
+  uint64_t deposited_copies() const { return deposited_.value; }
   uint64_t packet_hops() const { return hops_.value; }
   uint64_t in_flight() const { return injected_.value - delivered_.value; }
   double link_busy_ns(int node, int dir) const { return link_busy_ps_[node * kDirs + dir] / 1e3; }
@@ -228,6 +237,9 @@ class TorusNetwork : public sc_core::sc_module {
   // The overrun fault: grants a requester of `out` short of escape tokens; false if none is.
   bool overrun(int node, int out);
   void withdraw(int node, int slot);
+  // The reception port took a copy of the deposit packet at the head of `slot` (its tail in
+  // at `done`): deliver the copy, and let the packet ask for its next link.
+  void deposit_copy(int node, int slot, uint64_t done);
   void note_wait(int node, int slot);  // the granted head's wait at this router, for the max
   // The packet's tail leaves input `in_slot` of `node` at `at`: return its buffer tokens.
   void release_input(int node, const Packet& p, int in_slot, uint64_t at);
@@ -327,6 +339,7 @@ class TorusNetwork : public sc_core::sc_module {
   Histogram& network_latency_;
   Histogram& hop_count_;
   Counter& crc_errors_;
+  Counter& deposited_;
   Counter& retransmissions_;
   Counter& retransmitted_bytes_;
   Counter& crc_hold_ps_;

@@ -31,6 +31,9 @@ struct Packet {
   uint8_t chunks = 1;
   PacketKind kind = PacketKind::Synthetic;
   VcClass vc_class = VcClass::Deterministic;
+  // Deposit bit: the destination lies on a line with the source (they differ in one
+  // dimension) and every router on the way delivers a copy to its own node before forwarding.
+  bool deposit = false;
   // DMA header.
   uint16_t counter = 0;  // reception counter (direct put)
   uint8_t fifo = 0;      // reception FIFO (memory FIFO) or remote injection FIFO (remote get)
@@ -49,6 +52,7 @@ struct Packet {
   int8_t vc = 0;            // virtual channel at the current input
   int8_t prev_dir = -1;     // direction of the last hop (-1: still in its injection FIFO)
   bool escaped = false;     // took the bubble escape VC (stays there)
+  bool deposited = false;   // a deposit packet's copy was taken at the current router
 
   // Last: the routers read only the fields above, which then share one cache line.
   uint8_t payload[kMaxPacketBytes];

@@ -93,6 +93,26 @@ class TorusShape {
     }
     return -1;
   }
+  // The one dimension in which a and b differ (they lie on a line), or -1 (a == b, or they
+  // differ in more than one).
+  int line_dimension(int a, int b) const {
+    const Coord ca = coord(a), cb = coord(b);
+    int dim = -1;
+    for (int d = 0; d < 3; ++d) {
+      if (ca.v[d] == cb.v[d]) continue;
+      if (dim >= 0) return -1;
+      dim = d;
+    }
+    return dim;
+  }
+  // True when `node` is one of the nodes a dimension-order route from `src` to `dest` on a line
+  // reaches (the source itself excluded, the destination included).
+  bool on_line_route(int src, int dest, int node) const {
+    const int d = line_dimension(src, dest);
+    if (d < 0 || (node != src && line_dimension(src, node) != d)) return false;
+    const int to_dest = offset(src, dest, d), to_node = offset(src, node, d);
+    return to_node != 0 && (to_node > 0) == (to_dest > 0) && std::abs(to_node) <= std::abs(to_dest);
+  }
   // Directions that shorten the route (at most one per dimension, two at a tie).
   int minimal_dirs(int a, int b, std::array<int, kDirs>& out) const {
     int n = 0;
