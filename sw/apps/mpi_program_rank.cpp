@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace hs::fw::program {
@@ -19,8 +20,11 @@ class Interpreter : public Actions {
       : comm_(comm), coll_(coll), hal_(comm.hal()), base_(comm.window()), out_(out) {}
 
   void compute(uint64_t cycles) override {
-    hal_.compute(cycles);
-    computed_ += cycles;
+    if (iteration_) {
+      iteration_->compute(cycles);
+    } else {
+      hal_.compute(cycles);
+    }
     out_.compute_cycles += cycles;
   }
   void send(const Transfer& t) override {
@@ -87,26 +91,13 @@ class Interpreter : public Actions {
     }
     ++calls_;
   }
-  void iteration_begin() override {
-    t0_ = hal_.cycles();
-    computed_ = 0;
-    sent0_ = comm_.counts().messages_sent;
-    bytes0_ = comm_.counts().bytes_sent;
-    phase_begin();
-  }
+  void iteration_begin() override { iteration_.emplace(comm_, "program iteration"); }
   void iteration_end() override {
-    hal_.phase_end();
-    auto& t = out_.timing;
-    const uint64_t spent = hal_.cycles() - t0_;
-    t.iteration_cycles.push_back(spent);
-    t.compute_cycles += computed_;
-    t.comm_cycles += spent - computed_;
-    t.messages += comm_.counts().messages_sent - sent0_;
-    t.bytes += comm_.counts().bytes_sent - bytes0_;
+    iteration_->finish(true, out_.timing);
+    iteration_.reset();  // ends its phase
   }
 
  private:
-  void phase_begin() { hal_.phase_begin("program iteration"); }
   static int src(const Transfer& t) { return t.peer == kAny ? mpi::kAnySource : t.peer; }
   static int tag(const Transfer& t) { return t.tag == kAny ? mpi::kAnyTag : t.tag; }
   int keep(mpi::Request r, bool send) {
@@ -177,7 +168,7 @@ class Interpreter : public Actions {
   int next_ = 0;
   std::map<std::pair<int, int>, uint32_t> sent_;  // (destination, tag) -> messages so far
   uint64_t calls_ = 0;                            // collectives so far
-  uint64_t t0_ = 0, computed_ = 0, sent0_ = 0, bytes0_ = 0;
+  std::optional<motifs::Iteration> iteration_;    // the timed iteration under way, if any
 };
 
 }  // namespace
