@@ -66,7 +66,8 @@ PcieConfig PcieConfig::declare(const std::string& prefix) {
   c.replay_buffer = static_cast<uint32_t>(p.integer(
       "dll.replay_buffer", 0, "B",
       "replay buffer: bytes of transmitted TLPs kept until acknowledged (0: twice what the line "
-      "carries in an ACK's round trip, 2 x latency + dll.ack_timer, and at least 4 KiB)",
+      "carries in an ACK's round trip, 2 x latency + dll.ack_timer, at least 4 KiB and two of the "
+      "largest TLPs)",
       Range::between(0, 1 << 24)));
   c.replay_timeout_ns =
       p.real("dll.replay_timeout", 0, "ns",
@@ -79,11 +80,12 @@ PcieConfig PcieConfig::declare(const std::string& prefix) {
   // A buffer that cannot hold the largest TLP, or a timer shorter than an ACK's round trip,
   // would stall or replay every TLP: refused rather than modelled.
   const double ack_round_trip = 2 * c.latency_ns + c.ack_timer_ns;
-  if (c.replay_buffer == 0) {
-    c.replay_buffer = static_cast<uint32_t>(std::min(
-        double(1 << 24), std::max(4096.0, 2 * ack_round_trip * 1e-9 * c.bytes_per_second())));
-  }
   const uint32_t largest = std::max(c.mps, c.rcb) + c.tlp_overhead(true);
+  if (c.replay_buffer == 0) {
+    c.replay_buffer = static_cast<uint32_t>(
+        std::min(double(1 << 24), std::max({4096.0, 2.0 * largest,
+                                            2 * ack_round_trip * 1e-9 * c.bytes_per_second()})));
+  }
   if (c.replay_buffer < largest) {
     throw InputError(ParamRegistry::instance().refusal(
         p.name("dll.replay_buffer"),

@@ -289,7 +289,10 @@ std::string ParamRegistry::declare_string(const std::string& name, const std::st
   return declare(name, ParamType::String, def, "", desc, Range::one_of(c)).get<std::string>();
 }
 
-std::string ParamRegistry::refusal(const std::string& name, const std::string& why) const {
+std::string ParamRegistry::refusal(const std::string& instance_name,
+                                   const std::string& why) const {
+  // A replicated component's parameter goes by its shared name (torus.node.*), as it was set.
+  const std::string name = declared_name(instance_name);
   const ParamInfo* p = find(name);
   const std::string from = p && p->source != "default" ? p->source + ": " : "";
   return fmt::format("{}parameter '{}' {}", from, name, why);
