@@ -185,28 +185,33 @@ void Collectives::run(CollectiveCall call) {
   comm_.trace().collective_end(me, call);
 }
 
-void Collectives::barrier() {
+namespace {
+
+// A call moving `bytes` from `send` to `recv` (either may be unused by its kind).
+CollectiveCall moving(Collective kind, uint64_t send, uint64_t recv, uint32_t bytes) {
   CollectiveCall c;
-  c.kind = Collective::Barrier;
-  run(c);
+  c.kind = kind;
+  c.send = send;
+  c.recv = recv;
+  c.bytes = bytes;
+  return c;
+}
+
+}  // namespace
+
+void Collectives::barrier() {
+  run(moving(Collective::Barrier, 0, 0, 0));
 }
 
 void Collectives::bcast(uint64_t buf, uint32_t bytes, int root) {
-  CollectiveCall c;
-  c.kind = Collective::Bcast;
-  c.recv = buf;
-  c.bytes = bytes;
+  CollectiveCall c = moving(Collective::Bcast, 0, buf, bytes);
   c.root = root;
   run(c);
 }
 
 void Collectives::reduce(uint64_t send, uint64_t recv, uint32_t bytes, Datatype type, Op op,
                          int root) {
-  CollectiveCall c;
-  c.kind = Collective::Reduce;
-  c.send = send;
-  c.recv = recv;
-  c.bytes = bytes;
+  CollectiveCall c = moving(Collective::Reduce, send, recv, bytes);
   c.type = type;
   c.op = op;
   c.root = root;
@@ -214,42 +219,25 @@ void Collectives::reduce(uint64_t send, uint64_t recv, uint32_t bytes, Datatype 
 }
 
 void Collectives::allreduce(uint64_t send, uint64_t recv, uint32_t bytes, Datatype type, Op op) {
-  CollectiveCall c;
-  c.kind = Collective::Allreduce;
-  c.send = send;
-  c.recv = recv;
-  c.bytes = bytes;
+  CollectiveCall c = moving(Collective::Allreduce, send, recv, bytes);
   c.type = type;
   c.op = op;
   run(c);
 }
 
 void Collectives::allgather(uint64_t send, uint64_t recv, uint32_t bytes) {
-  CollectiveCall c;
-  c.kind = Collective::Allgather;
-  c.send = send;
-  c.recv = recv;
-  c.bytes = bytes;
-  run(c);
+  run(moving(Collective::Allgather, send, recv, bytes));
 }
 
 void Collectives::alltoall(uint64_t send, uint64_t recv, uint32_t bytes) {
-  CollectiveCall c;
-  c.kind = Collective::Alltoall;
-  c.send = send;
-  c.recv = recv;
-  c.bytes = bytes;
-  run(c);
+  run(moving(Collective::Alltoall, send, recv, bytes));
 }
 
 void Collectives::alltoallv(uint64_t send, const std::vector<uint32_t>& send_counts,
                             const std::vector<uint32_t>& send_displs, uint64_t recv,
                             const std::vector<uint32_t>& recv_counts,
                             const std::vector<uint32_t>& recv_displs) {
-  CollectiveCall c;
-  c.kind = Collective::Alltoallv;
-  c.send = send;
-  c.recv = recv;
+  CollectiveCall c = moving(Collective::Alltoallv, send, recv, 0);
   c.send_counts = send_counts;
   c.send_displs = send_displs;
   c.recv_counts = recv_counts;

@@ -316,6 +316,8 @@ class Parser {
       s.args.push_back(expr());
     }
   }
+  // The argument slot of an `any` source or tag: it keeps the arguments' positions (and the
+  // word's place for errors); the statement's any_source / any_tag flag says it is not read.
   static Expr placeholder(Pos pos) {
     Expr e;
     e.pos = pos;
