@@ -17,10 +17,19 @@ namespace hs {
 
 using sc_core::sc_time;
 
-Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
+namespace {
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int64_t kDefaultStack = 1 << 20;  // AddressSanitizer's redzones grow every frame
+#else
+constexpr int64_t kDefaultStack = 128 * 1024;
+#endif
+}  // namespace
+
+Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index, Execution execution)
     : sc_module(name),
       bus("bus"),
       index_(index),
+      execution_(execution),
       stats_(this->name()),
       loads_(stats_.counter("loads", "accesses", "memory loads")),
       stores_(stats_.counter("stores", "accesses", "memory stores")),
@@ -51,6 +60,10 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index)
                 Range::between(0, 1000)));
   irq_drop_ = std::make_unique<FaultInjector>(p, "irq_drop", "interrupts lost before the core",
                                               "interrupt");
+  stack_param_ = ParamRegistry::instance().declared_name(std::string(this->name()) + ".stack_size");
+  stack_bytes_ = static_cast<uint64_t>(p.integer("stack_size", kDefaultStack, "B",
+                                                 "stack of the core's firmware",
+                                                 Range::between(16 * 1024, 64 << 20)));
   irq_late_ =
       std::make_unique<FaultInjector>(p, "irq_late", "interrupts delivered late", "interrupt");
   irq_late_delay_ =
@@ -73,10 +86,47 @@ void Core::end_of_elaboration() {
     late.dont_initialize();
     sc_core::sc_spawn([this] { deliver_late(); }, sc_core::sc_gen_unique_name("late_irq"), &late);
   }
-  if (firmware_) {
-    sc_core::sc_spawn_options opts;
+  if (!firmware_) return;
+  sc_core::sc_spawn_options opts;
+  if (execution_ == Execution::Fiber) {
+    fiber_ = std::make_unique<Fiber>(name(), stack_bytes_, [this] { run(); });
+    opts.spawn_method();
+    sc_core::sc_spawn([this] { step(); }, sc_core::sc_gen_unique_name("step"), &opts);
+  } else {
+    opts.set_stack_size(static_cast<int>(stack_bytes_));
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("run"), &opts);
   }
+}
+
+Core::~Core() = default;
+
+void Core::step() {
+  try {
+    fiber_->resume();
+  } catch (const Fiber::StackOverflow& e) {
+    throw std::runtime_error(fmt::format("{} (raise {})", e.what(), stack_param_));
+  }
+}
+
+void Core::block(const sc_time& t) {
+  if (!fiber_) return sc_core::wait(t);
+  if (fiber_->unwinding()) return;
+  sc_core::next_trigger(t);
+  fiber_->yield();
+}
+
+void Core::block(sc_core::sc_event& e) {
+  if (!fiber_) return sc_core::wait(e);
+  if (fiber_->unwinding()) return;
+  sc_core::next_trigger(e);
+  fiber_->yield();
+}
+
+void Core::block(const sc_time& t, sc_core::sc_event& e) {
+  if (!fiber_) return sc_core::wait(t, e);
+  if (fiber_->unwinding()) return;
+  sc_core::next_trigger(t, e);
+  fiber_->yield();
 }
 
 namespace {
@@ -93,6 +143,8 @@ void Core::run() {
   } catch (const Abort&) {
     // fail() has recorded why.
   } catch (const sc_core::sc_unwind_exception&) {
+    throw;
+  } catch (const Fiber::Unwind&) {
     throw;
   } catch (const std::exception& e) {
     CheckRegistry::instance().fail(kNoEscapingException, name(),
@@ -113,7 +165,7 @@ void Core::access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, b
   sc_time delay = clock_.cycles(access_cycles_);
   set_state(State::MemoryStall);
   bus->b_transport(gp, delay);
-  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  if (delay > sc_core::SC_ZERO_TIME) block(delay);
   set_state(State::Compute);
   const sc_time took = hs::now() - start;
   stall_time_.add(start, hs::now());
@@ -154,7 +206,7 @@ uint32_t Core::compare_and_swap(uint64_t addr, uint32_t expected, uint32_t desir
     ok = gp.is_response_ok();
   }
   set_state(State::MemoryStall);
-  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  if (delay > sc_core::SC_ZERO_TIME) block(delay);
   set_state(State::Compute);
   ++loads_;
   if (!ok) fail(fmt::format("atomic compare-and-swap at {:#x} failed", addr));
@@ -181,7 +233,7 @@ void Core::compute(uint64_t n) {
   const sc_time t = clock_.cycles(n);
   compute_cycles_ += n;
   compute_time_.add(hs::now(), hs::now() + t);
-  sc_core::wait(t);
+  block(t);
 }
 
 uint64_t Core::cycles() {
@@ -242,7 +294,7 @@ uint32_t Core::wait_irq(uint32_t mask) {
   if (mask == 0) fail("wait_irq with an empty mask would wait forever");
   const sc_time start = hs::now();
   set_state(State::WaitIrq);
-  while ((irq_pending_ & mask) == 0) sc_core::wait(irq_event_);
+  while ((irq_pending_ & mask) == 0 && !unwinding()) block(irq_event_);
   return take_irqs(mask, start);
 }
 
@@ -257,8 +309,8 @@ uint32_t Core::wait_irq(uint32_t mask, uint64_t timeout_cycles) {
   const sc_time start = hs::now();
   const sc_time deadline = start + clock_.cycles(timeout_cycles);
   set_state(State::WaitIrq);
-  while ((irq_pending_ & mask) == 0 && hs::now() < deadline) {
-    sc_core::wait(deadline - hs::now(), irq_event_);
+  while ((irq_pending_ & mask) == 0 && hs::now() < deadline && !unwinding()) {
+    block(deadline - hs::now(), irq_event_);
   }
   const uint32_t taken = take_irqs(mask, start);
   if (taken == 0) {

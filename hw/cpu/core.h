@@ -8,6 +8,12 @@
 // A wait with a timeout (wait_irq(mask, timeout)) lets firmware recover from a lost one. Its
 // timer is armed only when this core has interrupt faults: otherwise no interrupt is lost,
 // and a deadlocked run goes idle (and is reported) rather than polling forever.
+//
+// Firmware runs in a SystemC thread (Execution::Thread) or in a fiber resumed by a method
+// process (Execution::Fiber, tlm/kernel/fiber.h), which a machine of tens of thousands of
+// cores needs. A fiber core relies on its bus never blocking inside b_transport (the
+// targets annotate their delay): a target that called wait() would stop the run with the
+// kernel's error. Both run the same firmware with the same timing; each waits in block().
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
@@ -21,6 +27,7 @@
 
 #include "sw/hal/hal.h"
 #include "tlm/fault/fault_injector.h"
+#include "tlm/kernel/fiber.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
@@ -36,8 +43,12 @@ class Core : public sc_core::sc_module, public fw::Hal {
   // Activity levels shown on the core's waveform signal, by name (core.cpp names them).
   enum class State : int { Idle = 0, Compute = 1, MemoryStall = 2, WaitIrq = 3, Done = 4 };
 
+  enum class Execution { Thread, Fiber };
+
   SC_HAS_PROCESS(Core);
-  Core(sc_core::sc_module_name name, double default_clock_hz, int index);
+  Core(sc_core::sc_module_name name, double default_clock_hz, int index,
+       Execution execution = Execution::Thread);
+  ~Core() override;
 
   void set_firmware(Firmware fw) { firmware_ = std::move(fw); }
   bool has_firmware() const { return static_cast<bool>(firmware_); }
@@ -85,6 +96,12 @@ class Core : public sc_core::sc_module, public fw::Hal {
   struct Abort {};  // unwinds the firmware after fail()
   void end_of_elaboration() override;
   void run();
+  void step();  // a fiber core's method: runs the firmware to its next blocking point
+  // The blocking points: until `t` has passed, until `e`, or whichever comes first.
+  void block(const sc_core::sc_time& t);
+  void block(sc_core::sc_event& e);
+  void block(const sc_core::sc_time& t, sc_core::sc_event& e);
+  bool unwinding() const { return fiber_ && fiber_->unwinding(); }
   void access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio);
   void set_state(State s) { state_ = static_cast<int>(s); }
   uint32_t take_irqs(uint32_t mask, const sc_core::sc_time& start);
@@ -96,6 +113,10 @@ class Core : public sc_core::sc_module, public fw::Hal {
   int index_;
   uint64_t access_cycles_;
   Firmware firmware_;
+  Execution execution_;
+  uint64_t stack_bytes_;
+  std::string stack_param_;  // its parameter's name, for the overflow message
+  std::unique_ptr<Fiber> fiber_;
   uint32_t irq_pending_ = 0;
   sc_core::sc_event irq_event_;
   std::vector<std::function<void(uint32_t)>> acks_;

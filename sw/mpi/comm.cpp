@@ -23,8 +23,6 @@ Comm::Comm(Hal& hal, const MpiConfig& cfg, const hs::torus::TorusShape& shape, c
       world_(this),
       messenger_(std::make_unique<dcmf::Messenger>(hal, for_rank(cfg.messenger, map, rank), shape,
                                                    map.place(rank).node)),
-      matcher_(map.size()),
-      next_seq_(static_cast<size_t>(map.size()), 0),
       sink_(rank_memory(map.place(rank).t) + kRankWindow - 64) {}
 
 Comm::Comm(Comm& parent, const std::vector<int>& group, int rank, int id)
@@ -35,7 +33,6 @@ Comm::Comm(Comm& parent, const std::vector<int>& group, int rank, int id)
       trace_(parent.trace_),
       world_(parent.world_),
       id_(id),
-      matcher_(0),
       sink_(parent.sink_) {
   for (int r : group) group_.push_back(parent.world_rank(r));
 }
@@ -103,7 +100,7 @@ Request Comm::isend(uint64_t buf, uint32_t bytes, int dest, int tag, int ctx) {
     hal_.fail(fmt::format("send with tag {}: tags are 0..{}", tag, kTagUpperBound));
   }
   hal_.compute(cfg_.match_cycles);
-  uint32_t& seq = next_seq_[static_cast<size_t>(dest)];
+  uint32_t& seq = next_seq_[dest];
   const uint32_t word = pack_envelope(bytes == 0, ctx, tag, seq);
   trace_->sent(rank_, dest, ctx, tag, seq, bytes);
   seq = (seq + 1) % kSeqModulus;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "sw/dcmf/messenger.h"
@@ -156,7 +157,7 @@ class Comm {
   uint64_t collective_calls_ = 0;
   std::unique_ptr<dcmf::Messenger> messenger_;  // the world's
   Matcher matcher_;
-  std::vector<uint32_t> next_seq_;  // per destination
+  std::unordered_map<int, uint32_t> next_seq_;  // per destination sent to so far
   std::map<int, Pending> pending_;
   int next_id_ = 1;
   uint64_t trace_comm_ = next_trace_comm();  // this communicator's number, for trace keys

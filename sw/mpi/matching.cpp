@@ -2,12 +2,9 @@
 
 namespace hs::fw::mpi {
 
-Matcher::Matcher(int ranks)
-    : next_seq_(static_cast<size_t>(ranks), 0), held_(static_cast<size_t>(ranks)) {}
-
 size_t Matcher::held() const {
   size_t n = 0;
-  for (const auto& h : held_) n += h.size();
+  for (const auto& [src, s] : sources_) n += s.held.size();
   return n;
 }
 
@@ -24,8 +21,9 @@ Matcher::Match Matcher::consider(const Envelope& e) {
 
 std::vector<Matcher::Match> Matcher::arrive(const Envelope& e) {
   std::vector<Match> out;
-  auto& next = next_seq_[static_cast<size_t>(e.src)];
-  auto& held = held_[static_cast<size_t>(e.src)];
+  Source& source = sources_[e.src];
+  auto& next = source.next_seq;
+  auto& held = source.held;
   if (e.seq != next) {
     held.emplace(e.seq, e);
     return out;

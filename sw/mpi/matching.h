@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "sw/mpi/envelope.h"
@@ -19,7 +20,7 @@ constexpr int kAnyTag = -1;
 
 class Matcher {
  public:
-  explicit Matcher(int ranks);
+  Matcher() = default;
 
   struct Match {
     Envelope msg;
@@ -46,8 +47,13 @@ class Matcher {
   }
   Match consider(const Envelope& e);
 
-  std::vector<uint32_t> next_seq_;                  // per source
-  std::vector<std::map<uint32_t, Envelope>> held_;  // per source, by sequence number
+  // Per source that has sent here, created on its first message: state grows with the peers
+  // a rank talks to, not with the machine (a halo rank on 73,728 nodes keeps six).
+  struct Source {
+    uint32_t next_seq = 0;
+    std::map<uint32_t, Envelope> held;  // by sequence number
+  };
+  std::unordered_map<int, Source> sources_;
   std::deque<Posted> posted_;
   std::deque<Envelope> unexpected_;
 };

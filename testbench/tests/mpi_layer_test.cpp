@@ -155,7 +155,7 @@ TEST(DmaPartition, TooSmallAnEngineIsRefused) {
 }
 
 TEST(Matching, AnArrivalTakesTheOldestPostedReceiveThatAcceptsIt) {
-  Matcher m(4);
+  Matcher m;
   EXPECT_FALSE(m.post(1, 2, kPointToPoint, 5));
   EXPECT_FALSE(m.post(2, kAnySource, kPointToPoint, kAnyTag));
   EXPECT_FALSE(m.post(3, 2, kPointToPoint, 5));
@@ -170,7 +170,7 @@ TEST(Matching, AnArrivalTakesTheOldestPostedReceiveThatAcceptsIt) {
 }
 
 TEST(Matching, UnexpectedMessagesWaitAndAreTakenOldestFirst) {
-  Matcher m(4);
+  Matcher m;
   EXPECT_EQ(m.arrive(msg(1, 7, 0))[0].recv, -1);
   EXPECT_EQ(m.arrive(msg(3, 7, 0))[0].recv, -1);
   EXPECT_EQ(m.arrive(msg(1, 8, 1))[0].recv, -1);
@@ -188,7 +188,7 @@ TEST(Matching, UnexpectedMessagesWaitAndAreTakenOldestFirst) {
 }
 
 TEST(Matching, AMessageThatOvertookAnEarlierOneWaitsForIt) {
-  Matcher m(2);
+  Matcher m;
   EXPECT_FALSE(m.post(1, 0, kPointToPoint, 4));
   EXPECT_TRUE(m.arrive(msg(0, 4, 1)).empty()) << "sequence 1 arrived before 0";
   EXPECT_EQ(m.held(), 1u);
@@ -202,7 +202,7 @@ TEST(Matching, AMessageThatOvertookAnEarlierOneWaitsForIt) {
 }
 
 TEST(Matching, SequenceNumbersWrapAround) {
-  Matcher m(1);
+  Matcher m;
   for (uint32_t i = 0; i < kSeqModulus + 3; ++i) {
     ASSERT_EQ(m.arrive(msg(0, 1, i % kSeqModulus)).size(), 1u) << i;
   }
@@ -210,7 +210,7 @@ TEST(Matching, SequenceNumbersWrapAround) {
 }
 
 TEST(Matching, CollectiveAndPointToPointContextsNeverMatchEachOther) {
-  Matcher m(2);
+  Matcher m;
   EXPECT_FALSE(m.post(1, kAnySource, kPointToPoint, kAnyTag));
   EXPECT_EQ(m.arrive(msg(1, 0, 0, kCollective))[0].recv, -1);
   EXPECT_FALSE(m.post(2, 1, kCollective, 1));

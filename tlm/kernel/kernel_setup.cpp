@@ -1,5 +1,7 @@
 #include "tlm/kernel/kernel_setup.h"
 
+#include "tlm/kernel/fiber.h"
+
 #include <cstdlib>
 #include <string>
 #include <systemc>
@@ -42,6 +44,7 @@ void ThreadReaper::reap() {
   for (auto& h : threads) {
     if (h.valid() && !h.terminated()) h.kill();
   }
+  Fiber::unwind_all();
 }
 
 }  // namespace hs

@@ -12,7 +12,9 @@ namespace hs {
 
 class SparseStorage {
  public:
-  static constexpr uint64_t kPageBits = 16;  // 64 KiB pages
+  // 4 KiB pages: a torus node's firmware touches a handful of scattered regions (FIFOs,
+  // descriptors, buffers), and a page per region keeps a 73,728-node machine in memory.
+  static constexpr uint64_t kPageBits = 12;
   static constexpr uint64_t kPageSize = uint64_t{1} << kPageBits;
 
   static constexpr uint64_t kFlatLimit = 16 << 20;  // memories up to this size are flat

@@ -20,8 +20,11 @@ ComputeNode::ComputeNode(sc_core::sc_module_name name, int node, TorusNetwork& n
   dram = std::make_unique<Memory>(
       "dram", MemoryDefaults{uint64_t{2} << 30, 120.0, 13.6, amap::kDramMax - amap::kDram});
   bus->attach(dram->socket, amap::kDram, dram->size(), "dram");
+  // Cores run firmware in fibers: the full machine has up to 294,912 of them, and nothing on
+  // a node's bus blocks inside a transaction (memory, the DMA's registers and counters).
   for (int c = 0; c < cores; ++c) {
-    core_list.push_back(std::make_unique<Core>(fmt::format("core{}", c).c_str(), clock, c));
+    core_list.push_back(
+        std::make_unique<Core>(fmt::format("core{}", c).c_str(), clock, c, Core::Execution::Fiber));
     core_list.back()->bus.bind(bus->upstream);
   }
   // The node's interrupt controller presents the DMA's lines to every core: a rank on any core
