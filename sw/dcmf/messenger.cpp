@@ -487,6 +487,7 @@ void Messenger::progress() {
   check_counters();
   // The poll after a timed-out sleep found what an interrupt should have announced.
   if (irq_timed_out_ && found_ != found_before) hal_.irq_recovered("DCMF");
+  if (found_ != found_before) idle_cycles_ = 0;
   irq_timed_out_ = false;
   scan_acknowledgements();
   retry_deferred();
@@ -501,15 +502,26 @@ void Messenger::retry_deferred() {
 }
 
 void Messenger::block(uint32_t irq_mask) {
-  if (cfg_.interrupts) {
-    irq_timed_out_ = hal_.wait_irq(irq_mask, cfg_.irq_timeout_cycles) == 0;
-  } else {
-    hal_.compute(cfg_.poll_cycles);
+  if (!cfg_.interrupts) {
+    poll_once();
+    return;
   }
+  const uint32_t lines = hal_.wait_irq(irq_mask, cfg_.irq_timeout_cycles);
+  irq_timed_out_ = lines == 0;
+  if (irq_timed_out_ || (lines & (1u << dma::kErrorIrq))) torus_dma::check_halted(hal_);
+}
+
+void Messenger::poll_once() {
+  hal_.compute(cfg_.poll_cycles);
+  idle_cycles_ += cfg_.poll_cycles;
+  if (idle_cycles_ < cfg_.status_poll_cycles) return;
+  idle_cycles_ = 0;
+  torus_dma::check_halted(hal_);
 }
 
 uint32_t Messenger::irq_lines() const {
-  uint32_t m = 1u << dma::reception_fifo_irq(static_cast<unsigned>(share_.reception_fifo));
+  uint32_t m = 1u << dma::reception_fifo_irq(static_cast<unsigned>(share_.reception_fifo)) |
+               1u << dma::kErrorIrq;
   for (int g = share_.first_group; g < share_.first_group + share_.groups; ++g) {
     m |= 1u << dma::injection_counter_irq(static_cast<unsigned>(g));
     m |= 1u << dma::reception_counter_irq(static_cast<unsigned>(g));
@@ -522,7 +534,7 @@ void Messenger::idle() {
   // when it does (a stream that claims nothing sends no packet): poll until then.
   for (const auto& [h, s] : sends_) {
     if (!s.done && s.split && s.zero) {
-      hal_.compute(cfg_.poll_cycles);
+      poll_once();
       return;
     }
   }
