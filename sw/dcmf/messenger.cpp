@@ -405,33 +405,38 @@ void Messenger::check_counters() {
     if (!groups_used[i]) continue;
     const Bank bank = i < cfg_.counter_groups ? Bank::Injection : Bank::Reception;
     const uint32_t g = static_cast<uint32_t>(i % cfg_.counter_groups);
-    const uint64_t bits = torus_dma::hit_zero(hal_, bank, g);
-    if (bits == 0) continue;
-    ++found_;
-    // Clearing them lets the group's interrupt line fall, so the next one raises it again.
-    hal_.reg_write(hs::torus::amap::kDmaRegs +
-                       (bank == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
-                       counters::group_reg(g, counters::kClearHitZero),
-                   bits, 8);
-    for (uint32_t b = 0; b < 64; ++b) {
-      if (!((bits >> b) & 1)) continue;
-      const uint32_t c = g * cfg_.counters_per_group + b;
-      if (bank == Bank::Injection) {
-        for (auto& [h, s] : sends_) {
-          if (!s.done && !s.zero && s.counter == c) {
-            s.zero = true;
-            if (!s.split) send_finished(s);  // split sends: scan_acknowledgements
-          }
-        }
-      } else {
-        deposit_arrived_ = deposit_arrived_ || (deposit_armed_ && c == deposit_counter_);
-        for (auto& [h, r] : recvs_) {
-          if (!r.done && r.counter == static_cast<int>(c)) {
-            r.done = true;
-            free_recv_counters_.push_back(c);
-          }
-        }
+    // A counter reaching zero between the read and the clear keeps the group's line high, so
+    // no interrupt would announce it: read again after clearing until the group reads zero.
+    for (uint64_t bits = torus_dma::hit_zero(hal_, bank, g); bits != 0;
+         bits = torus_dma::hit_zero(hal_, bank, g)) {
+      ++found_;
+      // Clearing them lets the group's interrupt line fall, so the next one raises it again.
+      hal_.reg_write(hs::torus::amap::kDmaRegs +
+                         (bank == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
+                         counters::group_reg(g, counters::kClearHitZero),
+                     bits, 8);
+      for (uint32_t b = 0; b < 64; ++b) {
+        if ((bits >> b) & 1) counter_hit(bank, g * cfg_.counters_per_group + b);
       }
+    }
+  }
+}
+
+void Messenger::counter_hit(Bank bank, uint32_t c) {
+  if (bank == Bank::Injection) {
+    for (auto& [h, s] : sends_) {
+      if (!s.done && !s.zero && s.counter == c) {
+        s.zero = true;
+        if (!s.split) send_finished(s);  // split sends: scan_acknowledgements
+      }
+    }
+    return;
+  }
+  deposit_arrived_ = deposit_arrived_ || (deposit_armed_ && c == deposit_counter_);
+  for (auto& [h, r] : recvs_) {
+    if (!r.done && r.counter == static_cast<int>(c)) {
+      r.done = true;
+      free_recv_counters_.push_back(c);
     }
   }
 }

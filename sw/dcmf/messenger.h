@@ -199,6 +199,8 @@ class Messenger {
                     uint32_t n);
   void handle_rts(Recv& r, int src, const RtsRecord& rts);
   void check_counters();
+  // Counter `c` of `bank` reached zero: the send or receive it serves has finished.
+  void counter_hit(torus_dma::Bank bank, uint32_t c);
   // Split sends whose acknowledgement the engine has finished (descriptors the remote gets
   // appended to the high FIFO, behind its HEAD).
   void scan_acknowledgements();
