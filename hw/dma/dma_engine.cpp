@@ -26,9 +26,6 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
       busy_(stats_.busy("utilisation", "fraction of time executing requests")),
       queue_(stats_.occupancy("queue_depth", "requests", "submitted, not yet finished")),
       request_latency_(stats_.histogram("request_latency", "ns", "submission to completion")),
-      bad_descriptors_(stats_.counter("bad_descriptors", "descriptors",
-                                      "descriptors whose address was corrupted (injected faults)")),
-      stalls_(stats_.counter("stalls", "stalls", "times the engine hung (injected faults)")),
       track_(TransactionTrace::instance().track(this->name())) {
   ParamScope p(this->name());
   clock_ = Clock(p.real("clock", 1e9, "Hz", "engine clock", Range::between(1e6, 1e10)));
@@ -39,11 +36,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
                 Range::one_of({128, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536})));
   queue_depth_ = static_cast<uint32_t>(
       p.integer("queue", 64, "requests", "request slots", Range::between(1, 4096)));
-  bad_descriptor_ = std::make_unique<FaultInjector>(
-      p, "bad_descriptor", "descriptors whose address is corrupted (the engine halts on the error)",
-      "descriptor");
-  stall_ = std::make_unique<FaultInjector>(p, "stall", "descriptors at which the engine hangs",
-                                           "descriptor");
+  faults_ = std::make_unique<DescriptorFaults>(DescriptorFaults::declare(p), stats_);
   // 10 ms: a 64 KiB chunk across the slowest PCIe link takes about 0.3 ms.
   liveness_ = std::make_unique<LivenessCheck>(
       p, this->name(), [this] { return outstanding(); }, 1e7);
@@ -53,20 +46,20 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
   regs_.define(
       kSpace, 4, "SPACE", [this] { return queue_depth_ - requests_.size(); }, nullptr);
   regs_.define(
-      kCompleted, 4, "COMPLETED", [this] { return completed_ | (halted_ ? kHalted : 0); }, nullptr);
+      kCompleted, 4, "COMPLETED", [this] { return completed_ | (halt_.halted ? kHalted : 0); },
+      nullptr);
   regs_.define(
       kIrqAddress, 8, "IRQ_ADDRESS", [this] { return irq_address_; },
       [this](uint64_t v) { irq_address_ = v; });
   regs_.define(
       kError, 4, "ERROR", [this] { return error_; }, nullptr);
   regs_.define(
-      kErrorRequest, 8, "ERROR_REQUEST", [this] { return halted_ ? current_request_ : 0; },
+      kErrorRequest, 8, "ERROR_REQUEST", [this] { return halt_.halted ? current_request_ : 0; },
       nullptr);
   regs_.define(
-      kErrorDescriptor, 8, "ERROR_DESCRIPTOR", [this] { return halted_ ? current_descriptor_ : 0; },
-      nullptr);
+      kErrorDescriptor, 8, "ERROR_DESCRIPTOR", [this] { return halt_.descriptor; }, nullptr);
   regs_.define(
-      kErrorAddress, 8, "ERROR_ADDRESS", [this] { return error_address_; }, nullptr);
+      kErrorAddress, 8, "ERROR_ADDRESS", [this] { return halt_.address; }, nullptr);
   SC_THREAD(run);
   SignalTrace::instance().add(completed_, std::string(this->name()) + ".completed");
 }
@@ -80,31 +73,19 @@ void DmaEngine::reject(Error code, const std::string& why) {
 
 void DmaEngine::halt_on_bus_error(uint64_t addr, const std::string& why) {
   error_ = kBusError;
-  error_address_ = addr;
-  error_text_ = why;
-  halted_ = true;
-  if (track_ >= 0) {
-    const nlohmann::json args = {{"descriptor", current_descriptor_}, {"address", addr}};
-    TransactionTrace::instance().instant(track_, "halted on bus error", hs::now(), &args);
-  }
+  halt_.halt(current_descriptor_, addr, why, track_);
 }
 
 std::string DmaEngine::outstanding() const {
   std::string s = fmt::format("{} request(s) outstanding", requests_.size());
   if (!requests_.empty()) s += fmt::format(", the first at {:#x}", requests_.front().first);
   if (current_descriptor_ != 0) s += fmt::format(", descriptor at {:#x}", current_descriptor_);
-  if (halted_) s += fmt::format("; halted on a bus error: {}", error_text_);
-  return s;
+  return s + halt_.describe();
 }
 
 void DmaEngine::inject_faults(Descriptor& d) {
-  if (bad_descriptor_->hit()) {
-    ++bad_descriptors_;
-    (d.op == kCopy ? d.src : d.dst) = kPoisonAddress;
-  }
-  if (stall_->hit()) {
-    ++stalls_;
-    if (track_ >= 0) TransactionTrace::instance().instant(track_, "stalled", hs::now());
+  if (faults_->corrupt(track_)) (d.op == kCopy ? d.src : d.dst) = kPoisonAddress;
+  if (faults_->stall(track_)) {
     for (;;) sc_core::wait(never_);
   }
 }

@@ -3,11 +3,10 @@
 // posted MWr TLPs), executing requests strictly in order. See dma_interface.h for the
 // programming interface.
 //
-// Faults (off by default), events being the descriptors the engine fetches, numbered from 1:
-// `bad_descriptor_*` points a fetched descriptor's address at kPoisonAddress (a corrupted
-// descriptor: the engine takes its error path and halts); `stall_*` stops the engine for
-// good at a descriptor (a hung engine, for the liveness check). A LivenessCheck fails the run
-// when the engine has requests outstanding and makes no progress for `liveness_timeout`.
+// Faults (off by default, hw/dma/descriptor_faults.h): `bad_descriptor_*` points a fetched
+// descriptor's address at kPoisonAddress (the engine takes its error path and halts);
+// `stall_*` stops the engine for good at a descriptor. A LivenessCheck fails the run when the
+// engine has requests outstanding and makes no progress for `liveness_timeout`.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
@@ -18,10 +17,10 @@
 #include <tlm>
 #include <vector>
 
+#include "hw/dma/descriptor_faults.h"
 #include "hw/dma/dma_interface.h"
 #include "tlm/bus/register_file.h"
 #include "tlm/check/liveness.h"
-#include "tlm/fault/fault_injector.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
@@ -63,11 +62,8 @@ class DmaEngine : public sc_core::sc_module {
   uint32_t completed_ = 0;
   uint32_t error_ = kNoError;
   uint64_t irq_address_ = 0;
-  bool halted_ = false;
+  HaltRecord halt_;
   uint64_t current_request_ = 0, current_descriptor_ = 0;
-  uint64_t error_address_ = 0;
-  std::string error_text_;
-  std::unique_ptr<FaultInjector> bad_descriptor_, stall_;
   sc_core::sc_event never_;  // what a stalled engine waits for
   std::unique_ptr<LivenessCheck> liveness_;
 
@@ -79,9 +75,8 @@ class DmaEngine : public sc_core::sc_module {
   BusyTime& busy_;
   Occupancy& queue_;
   Histogram& request_latency_;
-  Counter& bad_descriptors_;
-  Counter& stalls_;
   int track_;
+  std::unique_ptr<DescriptorFaults> faults_;
 };
 
 }  // namespace hs::dma

@@ -29,7 +29,7 @@ constexpr uint64_t kRegisterSpan = 0x38;
 constexpr uint32_t kHalted = 1u << 31;  // in kCompleted: halted on an error
 
 // Where the bad_descriptor fault points a descriptor: an address no target maps in the host's
-// or an accelerator's map.
+// an accelerator's or a torus node's map.
 constexpr uint64_t kPoisonAddress = 0x00DE'AD00'0000'0000;
 
 enum Op : uint8_t { kCopy = 1, kWrite = 2 };

@@ -405,33 +405,38 @@ void Messenger::check_counters() {
     if (!groups_used[i]) continue;
     const Bank bank = i < cfg_.counter_groups ? Bank::Injection : Bank::Reception;
     const uint32_t g = static_cast<uint32_t>(i % cfg_.counter_groups);
-    const uint64_t bits = torus_dma::hit_zero(hal_, bank, g);
-    if (bits == 0) continue;
-    ++found_;
-    // Clearing them lets the group's interrupt line fall, so the next one raises it again.
-    hal_.reg_write(hs::torus::amap::kDmaRegs +
-                       (bank == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
-                       counters::group_reg(g, counters::kClearHitZero),
-                   bits, 8);
-    for (uint32_t b = 0; b < 64; ++b) {
-      if (!((bits >> b) & 1)) continue;
-      const uint32_t c = g * cfg_.counters_per_group + b;
-      if (bank == Bank::Injection) {
-        for (auto& [h, s] : sends_) {
-          if (!s.done && !s.zero && s.counter == c) {
-            s.zero = true;
-            if (!s.split) send_finished(s);  // split sends: scan_acknowledgements
-          }
-        }
-      } else {
-        deposit_arrived_ = deposit_arrived_ || (deposit_armed_ && c == deposit_counter_);
-        for (auto& [h, r] : recvs_) {
-          if (!r.done && r.counter == static_cast<int>(c)) {
-            r.done = true;
-            free_recv_counters_.push_back(c);
-          }
-        }
+    // A counter reaching zero between the read and the clear keeps the group's line high, so
+    // no interrupt would announce it: read again after clearing until the group reads zero.
+    for (uint64_t bits = torus_dma::hit_zero(hal_, bank, g); bits != 0;
+         bits = torus_dma::hit_zero(hal_, bank, g)) {
+      ++found_;
+      // Clearing them lets the group's interrupt line fall, so the next one raises it again.
+      hal_.reg_write(hs::torus::amap::kDmaRegs +
+                         (bank == Bank::Injection ? dma::kInjCounterBank : dma::kRecCounterBank) +
+                         counters::group_reg(g, counters::kClearHitZero),
+                     bits, 8);
+      for (uint32_t b = 0; b < 64; ++b) {
+        if ((bits >> b) & 1) counter_hit(bank, g * cfg_.counters_per_group + b);
       }
+    }
+  }
+}
+
+void Messenger::counter_hit(Bank bank, uint32_t c) {
+  if (bank == Bank::Injection) {
+    for (auto& [h, s] : sends_) {
+      if (!s.done && !s.zero && s.counter == c) {
+        s.zero = true;
+        if (!s.split) send_finished(s);  // split sends: scan_acknowledgements
+      }
+    }
+    return;
+  }
+  deposit_arrived_ = deposit_arrived_ || (deposit_armed_ && c == deposit_counter_);
+  for (auto& [h, r] : recvs_) {
+    if (!r.done && r.counter == static_cast<int>(c)) {
+      r.done = true;
+      free_recv_counters_.push_back(c);
     }
   }
 }
@@ -487,6 +492,7 @@ void Messenger::progress() {
   check_counters();
   // The poll after a timed-out sleep found what an interrupt should have announced.
   if (irq_timed_out_ && found_ != found_before) hal_.irq_recovered("DCMF");
+  if (found_ != found_before) idle_cycles_ = 0;
   irq_timed_out_ = false;
   scan_acknowledgements();
   retry_deferred();
@@ -501,15 +507,26 @@ void Messenger::retry_deferred() {
 }
 
 void Messenger::block(uint32_t irq_mask) {
-  if (cfg_.interrupts) {
-    irq_timed_out_ = hal_.wait_irq(irq_mask, cfg_.irq_timeout_cycles) == 0;
-  } else {
-    hal_.compute(cfg_.poll_cycles);
+  if (!cfg_.interrupts) {
+    poll_once();
+    return;
   }
+  const uint32_t lines = hal_.wait_irq(irq_mask, cfg_.irq_timeout_cycles);
+  irq_timed_out_ = lines == 0;
+  if (irq_timed_out_ || (lines & (1u << dma::kErrorIrq))) torus_dma::check_halted(hal_);
+}
+
+void Messenger::poll_once() {
+  hal_.compute(cfg_.poll_cycles);
+  idle_cycles_ += cfg_.poll_cycles;
+  if (idle_cycles_ < cfg_.status_poll_cycles) return;
+  idle_cycles_ = 0;
+  torus_dma::check_halted(hal_);
 }
 
 uint32_t Messenger::irq_lines() const {
-  uint32_t m = 1u << dma::reception_fifo_irq(static_cast<unsigned>(share_.reception_fifo));
+  uint32_t m = 1u << dma::reception_fifo_irq(static_cast<unsigned>(share_.reception_fifo)) |
+               1u << dma::kErrorIrq;
   for (int g = share_.first_group; g < share_.first_group + share_.groups; ++g) {
     m |= 1u << dma::injection_counter_irq(static_cast<unsigned>(g));
     m |= 1u << dma::reception_counter_irq(static_cast<unsigned>(g));
@@ -522,7 +539,7 @@ void Messenger::idle() {
   // when it does (a stream that claims nothing sends no packet): poll until then.
   for (const auto& [h, s] : sends_) {
     if (!s.done && s.split && s.zero) {
-      hal_.compute(cfg_.poll_cycles);
+      poll_once();
       return;
     }
   }

@@ -6,7 +6,11 @@
 // - split: the origin DMA starts sending from the low end by memory FIFO while the
 //   RTS is in flight; the acknowledgement's direct put sends from the high end; both streams
 //   claim bytes from one send counter, so they meet without overlap.
-// Completion is by counter hit-zero, taken by interrupt or by polling. A split send keeps its
+// Completion is by counter hit-zero, taken by interrupt or by polling. An engine halted on a
+// bus error (a corrupted descriptor, sw/hal/torus_dma.h check_halted) fails the firmware with
+// what the engine's error registers say: found by the DMA's error interrupt, after a wait that
+// timed out (the interrupt may have been lost), or, polling, after status_poll_cycles without
+// progress. A split send keeps its
 // counter until both its streams' descriptors have been through the engine (the target
 // always answers a split RTS): a late stream must never claim from a counter already
 // re-armed for the next message.
@@ -48,7 +52,10 @@ struct MessengerConfig {
   // interrupt, sw/hal/irq_wait.h): 10M cycles, 12 ms at 850 MHz, far above a message's
   // network time, so fault-free runs never time out while a peer is active.
   uint64_t irq_timeout_cycles = 10'000'000;
-  uint64_t poll_cycles = 50;    // between polls
+  uint64_t poll_cycles = 50;  // between polls
+  // Polling: time without progress after which the engine's STATUS is read (a halted engine
+  // stops the counters a poller watches); 0.6 ms, past any message's wait for its first byte.
+  uint64_t status_poll_cycles = 500'000;
   int counters_per_group = 64;  // the DMA's counter bank shape
   int counter_groups = 4;
   int injection_fifos = 16;  // the DMA's FIFOs
@@ -192,6 +199,8 @@ class Messenger {
                     uint32_t n);
   void handle_rts(Recv& r, int src, const RtsRecord& rts);
   void check_counters();
+  // Counter `c` of `bank` reached zero: the send or receive it serves has finished.
+  void counter_hit(torus_dma::Bank bank, uint32_t c);
   // Split sends whose acknowledgement the engine has finished (descriptors the remote gets
   // appended to the high FIFO, behind its HEAD).
   void scan_acknowledgements();
@@ -200,6 +209,8 @@ class Messenger {
   void retry_deferred();
   Recv* find_recv(int src, uint32_t tag);
   void block(uint32_t irq_mask);
+  // One poll interval; after status_poll_cycles of them without progress, checks the engine.
+  void poll_once();
   uint32_t irq_lines() const;
 
   Hal& hal_;
@@ -230,6 +241,7 @@ class Messenger {
   uint64_t next_scratch_ = 0;
   uint64_t ack_scan_ = 0;       // the next high-FIFO descriptor not yet scanned
   bool irq_timed_out_ = false;  // the last block() ended by its timeout
+  uint64_t idle_cycles_ = 0;    // polled without progress since the engine was last checked
   uint64_t found_ = 0;          // FIFO entries and counter hits progress() has found
   int unanswered_splits_ = 0;
   int remote_sends_ = 0;        // rendezvous and split sends not yet finished

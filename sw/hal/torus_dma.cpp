@@ -26,6 +26,17 @@ uint64_t next(const FifoState& f, uint64_t pos, uint64_t step) {
 
 }  // namespace
 
+void check_halted(Hal& hal) {
+  if (!(hal.reg_read(kDmaRegs + dma::kStatusReg) & dma::kStatusHalted)) return;
+  const uint64_t fifo = hal.reg_read(kDmaRegs + dma::kErrorFifoReg);
+  const uint64_t descriptor = hal.reg_read(kDmaRegs + dma::kErrorDescriptorReg, 8);
+  const uint64_t address = hal.reg_read(kDmaRegs + dma::kErrorAddressReg, 8);
+  hal.fail(
+      fmt::format("torus DMA engine at {:#x} halted on a bus error: the descriptor at {:#x} "
+                  "in injection FIFO {} accessed {:#x}, which no target maps",
+                  kDmaRegs, descriptor, fifo, address));
+}
+
 FifoState setup_injection_fifo(Hal& hal, int fifo, uint64_t start, uint64_t bytes, bool high) {
   hal.reg_write(inj_reg(fifo, dma::kFifoStart), start, 8);
   hal.reg_write(inj_reg(fifo, dma::kFifoEnd), start + bytes, 8);

@@ -45,6 +45,10 @@ bool peek_entry(Hal& hal, const FifoState& fifo, FifoEntryHeader& header, uint64
 // Releases the entry peek_entry returned.
 void pop_entry(Hal& hal, FifoState& fifo);
 
+// If the engine's injection has halted on a bus error (STATUS), fails the firmware naming the
+// engine (its register base), the FIFO, the descriptor and the address that failed.
+void check_halted(Hal& hal);
+
 // Counters (counter = group x counters_per_group + index).
 void set_counter(Hal& hal, Bank bank, uint32_t counter, uint32_t value, uint64_t base = 0,
                  uint64_t max = 0);

@@ -7,6 +7,7 @@
 #   link utilisation on one plane of the torus under hot-spot traffic (a heat map)
 #   goodput and latency vs link error rate: PCIe (LCRC errors, replay) and the torus (CRC
 #   errors, retransmission)
+#   every protocol's goodput vs the error rate of the fault that reaches it (protocol_errors.sh)
 # Extra arguments go to every `hybridsim sweep` (e.g. --backend slurm --partition P).
 # Sweeps resume: rerunning only runs points that are not in the results yet.
 set -euo pipefail
@@ -77,5 +78,6 @@ plot "$out/torus_crc_errors" --x torus.network.link_crc_error_rate \
   --xlabel "CRC error rate per link traversal" --ylabel "mean packet latency (ns)" \
   --title "4x4x4 torus, uniform traffic: latency vs link CRC error rate, by offered load"
 
+STUDIES_OUT="$out" FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/protocol_errors.sh" "$@"
 FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/link_heatmap.sh"
 echo "figures in $fig"

@@ -84,6 +84,20 @@ std::string binary_prefix_tics(double lo, double hi) {
   return "set xtics (" + tics + ")\n";
 }
 
+// Tick marks for a base-10 log axis over [lo, hi] below 1 (a probability or an error rate):
+// the decades it spans, labelled 1e-6 ... 1e-1.
+std::string decade_tics(double lo, double hi) {
+  // Nudged so that an exact decade's rounded logarithm stays on it.
+  const int first = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
+  const int last = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
+  std::string tics;
+  for (int k = first; k <= last; ++k) {
+    tics += fmt::format("{}'{}' 1e{}", tics.empty() ? "" : ", ",
+                        k == 0 ? std::string("1") : fmt::format("1e{}", k), k);
+  }
+  return "set xtics (" + tics + ")\n";
+}
+
 }  // namespace
 
 std::string plot_results(const PlotRequest& req) {
@@ -184,7 +198,7 @@ std::string plot_results(const PlotRequest& req) {
   gp += "set grid\nset key outside right top noenhanced\nset pointsize 0.8\n";
   if (gc >= 0) gp += "set key title " + gnuplot_string(req.group) + " noenhanced\n";
   // Log axes label their ticks with prefixes: base-2 (64, 1Ki, 4Mi) for x, which is usually a
-  // size, and SI (10k, 1M) for y.
+  // size, or decades for an x below 1 (a rate), and SI (10k, 1M) for y.
   if (req.log_x) {
     double lo = HUGE_VAL, hi = 0;
     for (const auto& s : series) {
@@ -193,8 +207,9 @@ std::string plot_results(const PlotRequest& req) {
     }
     // A tick exactly at a log axis's end can fall outside it by rounding and go undrawn: pad
     // the range by 0.1%.
-    gp += fmt::format("set logscale x 2\nset xrange [{:.10g}:{:.10g}]\n", lo * 0.999, hi * 1.001) +
-          binary_prefix_tics(lo, hi);
+    gp += fmt::format("set logscale x {}\nset xrange [{:.10g}:{:.10g}]\n", hi < 1 ? 10 : 2,
+                      lo * 0.999, hi * 1.001) +
+          (hi < 1 ? decade_tics(lo, hi) : binary_prefix_tics(lo, hi));
   }
   if (req.log_y) gp += "set logscale y\nset format y '%.0s%c'\n";
   if (repeats) gp += "# each point: mean of its repeats, bars from min to max\n";

@@ -352,6 +352,20 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
   EXPECT_NE(png_gp.find("set ylabel 'payload efficiency'"), std::string::npos) << png_gp;
 }
 
+TEST(SweepRun, ALogAxisOfRatesBelowOneHasDecadeTicks) {
+  const auto csv =
+      write_temp_file("rates.csv", "error_rate,goodput\n1e-6,1\n1e-4,0.99\n1e-2,0.9\n");
+  const std::string svg = temp_path("fig/rates.svg");
+  const auto r = hybridsim("plot " + csv + " --x error_rate --y goodput --log-x --out " + svg);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string gp = file_text(fs::path(svg).replace_extension(".gp").string());
+  EXPECT_NE(gp.find("set logscale x 10"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set xtics ('1e-6' 1e-6, '1e-5' 1e-5, '1e-4' 1e-4, '1e-3' 1e-3, '1e-2' 1e-2)"),
+            std::string::npos)
+      << gp;
+  EXPECT_NE(file_text(svg).find(">1e-2</tspan>"), std::string::npos);
+}
+
 TEST(SweepRun, PlotRequestsNamingWhatIsNotInTheResultsAreBadInput) {
   const auto spec = write_temp_file("plotbad.json", R"({"scenario": "default",
     "params": {"node0.pcie0.lanes": [4, 8]}, "stats": ["simulated_time_ns", "results:accelerators/0/verified"]})");
@@ -375,9 +389,18 @@ TEST(SweepRun, PlotRequestsNamingWhatIsNotInTheResultsAreBadInput) {
 
 TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
   // Every study in testbench/studies passes the model check; --dry-run runs nothing.
-  const std::map<std::string, size_t> points = {
-      {"pcie_payload_lanes", 30}, {"torus_latency_load", 72}, {"protocol_latency_size", 51},
-      {"ami_latency_size", 90},   {"pcie_lcrc_errors", 12},   {"torus_crc_errors", 12}};
+  const std::map<std::string, size_t> points = {{"pcie_payload_lanes", 30},
+                                                {"torus_latency_load", 72},
+                                                {"protocol_latency_size", 51},
+                                                {"ami_latency_size", 90},
+                                                {"pcie_lcrc_errors", 12},
+                                                {"torus_crc_errors", 12},
+                                                {"protocol_errors_mirrored_counters", 15},
+                                                {"protocol_errors_registration_cache", 15},
+                                                {"protocol_errors_pin_dma_unpin", 15},
+                                                {"protocol_errors_slmpm_messages", 15},
+                                                {"protocol_errors_torus_pingpong", 45},
+                                                {"protocol_errors_torus_ami", 45}};
   for (const auto& [name, n] : points) {
     const std::string out = temp_path("study_" + name);
     auto r = hybridsim("sweep " + std::string(HYBRIDSIM_STUDY_DIR) + "/" + name +

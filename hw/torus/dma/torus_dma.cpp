@@ -121,6 +121,15 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
       injection_busy_(stats_.busy("injection_utilisation",
                                   "fraction of time the injection "
                                   "engine works")) {
+  ParamScope p(this->name());
+  // Each node's engine draws its own faults from the parameters its nodes share.
+  faults_ = std::make_unique<hs::dma::DescriptorFaults>(hs::dma::DescriptorFaults::declare(p),
+                                                        stats_, this->name());
+  // 50 ms: far beyond any wait for room in a torus injection queue, and beyond the messaging
+  // layer's interrupt timeout (11.8 ms), so firmware that lost the error interrupt still
+  // reports a halt before this check does.
+  liveness_ = std::make_unique<LivenessCheck>(
+      p, this->name(), [this] { return outstanding(); }, 5e7);
   inj_counters_ = make_counters("inj_counters", cfg.injection_bank);
   rec_counters_ = make_counters("rec_counters", cfg.reception_bank);
   stats_.derived("counter_requests", "requests",
@@ -149,8 +158,8 @@ const char* TorusDma::check_name(Error code) {
   switch (code) {
     case kBadDescriptor:
       return "torus DMA: injection descriptors are well formed";
-    case kBusError:
-      return "torus DMA: node memory accesses succeed";
+    case kBusError:  // injection's bus errors halt it instead (halt_on_bus_error)
+      return "torus DMA: the reception unit's memory writes succeed";
     case kBoundsError:
       return "torus DMA: direct puts stay within their reception counter's window";
     case kUnderflow:
@@ -184,12 +193,41 @@ bool TorusDma::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32
                       sc_time& delay) {
   prepare(txn_.gp, cmd, addr, data, len);
   bus->b_transport(txn_.gp, delay);
-  ++checks_[kBusError]->evaluations;
   if (txn_.gp.is_response_ok()) return true;
-  fail(kBusError, fmt::format("{} of {} B at {:#x} failed: {}",
-                              cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
-                              txn_.gp.get_response_string()));
+  halt_on_bus_error(addr, fmt::format("{} of {} B at {:#x} failed: {}",
+                                      cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
+                                      txn_.gp.get_response_string()));
   return false;
+}
+
+// Firmware learns of it from STATUS, the error registers and kErrorIrq; the descriptor stays at
+// its FIFO's HEAD and the FIFO keeps its work, so the liveness check still sees a stuck engine
+// if no firmware looks.
+void TorusDma::halt_on_bus_error(uint64_t addr, const std::string& why) {
+  error_ = kBusError;
+  ++errors_;
+  error_fifo_ = step_fifo_;
+  halt_.halt(inj_[step_fifo_].head, addr, why, trace_on_ ? fifo_track(step_fifo_) : -1);
+  raise_irq_(kErrorIrq);
+}
+
+bool TorusDma::injection_pending() const {
+  return std::any_of(inj_.begin(), inj_.end(), [](const InjFifo& q) { return q.has_work(); });
+}
+
+std::string TorusDma::outstanding() const {
+  int fifos = 0, first = -1;
+  for (size_t f = 0; f < inj_.size(); ++f) {
+    if (!inj_[f].has_work()) continue;
+    ++fifos;
+    if (first < 0) first = static_cast<int>(f);
+  }
+  std::string s = fmt::format("{} injection FIFO(s) holding descriptors", fifos);
+  if (first >= 0) {
+    s += fmt::format(", FIFO {} at descriptor {:#x}", first, inj_[static_cast<size_t>(first)].head);
+  }
+  if (stalled_) s += "; the injection engine stalled";
+  return s + halt_.describe();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,8 +238,10 @@ int TorusDma::torus_queue(int fifo) const {
 }
 
 // High-priority FIFOs first, then normal ones, each round robin; a FIFO whose torus injection
-// queue is full waits (back-pressure) while others proceed.
+// queue is full waits (back-pressure) while others proceed. A halted or stalled engine picks
+// nothing.
 int TorusDma::pick_fifo() {
+  if (halt_.halted || stalled_) return -1;
   const int n = cfg_.injection_fifos;
   for (int pass = 0; pass < 2; ++pass) {
     const bool high = pass == 0;
@@ -268,12 +308,19 @@ bool TorusDma::load_descriptor(int f, sc_time& delay) {
   delay += clock_.cycles(cfg_.descriptor_cycles);
   ++descriptors_;
   q.loaded_from = q.head;
+  const int track = trace_on_ ? fifo_track(f) : -1;
+  if (faults_->corrupt(track)) q.d.src = hs::dma::kPoisonAddress;
+  if (faults_->stall(track)) {
+    stalled_ = true;  // the descriptor stays at HEAD, unfinished
+    return false;
+  }
   std::string why;
   ++checks_[kBadDescriptor]->evaluations;
   if (!validate(q.d, why)) {
     fail(kBadDescriptor, fmt::format("node {} injection FIFO {}: descriptor at {:#x}: {}",
                                      net_.shape().name(node_), f, q.head, why));
     q.head = advance(q.head, q.start, q.end, sizeof(Descriptor));
+    if (!injection_pending()) liveness_->idle();
     return false;
   }
   q.loaded = true;
@@ -297,10 +344,14 @@ int TorusDma::trace_track(int& slot, const std::string& name, const char* unit) 
   return slot;
 }
 
-void TorusDma::trace_descriptor(int f) {
+int TorusDma::fifo_track(int f) {
   if (fifo_tracks_.empty()) fifo_tracks_.assign(inj_.size(), kUnmadeTrack);
-  const int track = trace_track(fifo_tracks_[static_cast<size_t>(f)],
-                                fmt::format("{}.injection fifo {}", name(), f), nullptr);
+  return trace_track(fifo_tracks_[static_cast<size_t>(f)],
+                     fmt::format("{}.injection fifo {}", name(), f), nullptr);
+}
+
+void TorusDma::trace_descriptor(int f) {
+  const int track = fifo_track(f);
   if (track < 0) return;
   const InjFifo& q = inj_[static_cast<size_t>(f)];
   const Descriptor& d = q.d;
@@ -363,6 +414,8 @@ void TorusDma::finish_descriptor(int f) {
   if (trace_on_) trace_descriptor(f);
   q.loaded = false;
   q.head = advance(q.head, q.start, q.end, sizeof(Descriptor));
+  liveness_->progress();
+  if (!injection_pending()) liveness_->idle();
   if (trace_on_) trace_fifo(true, static_cast<size_t>(f));
   retry_refused();  // a refused remote get may now append its descriptors
 }
@@ -385,8 +438,7 @@ bool TorusDma::build_packet(int f, sc_time& delay) {
       (d.flags & kDescending) ? d.src + d.length - q.progress - n : d.src + q.progress;
   Packet* p = net_.pool().take();
   if (!access(tlm::TLM_READ_COMMAND, lo, p->payload, n, delay)) {
-    net_.pool().give(p);
-    finish_descriptor(f);
+    net_.pool().give(p);  // halted: the descriptor stays loaded, at its FIFO's HEAD
     return false;
   }
   delay += clock_.cycles(cfg_.packet_cycles);
@@ -434,6 +486,7 @@ void TorusDma::inject_packet(int f) {
                                  s.name(node_), d.inj_counter, n, q.loaded_from));
   }
   q.progress += n;
+  liveness_->progress();
   ++totals_.packets_sent;
   totals_.bytes_sent += n;
   bytes_sent_ += n;
@@ -536,6 +589,7 @@ void TorusDma::take(Packet* p) {
     prepare(rx_txn_.gp, tlm::TLM_WRITE_COMMAND, addr,
             static_cast<unsigned char*>(const_cast<void*>(src)), len);
     bus->b_transport(rx_txn_.gp, delay);
+    ++checks_[kBusError]->evaluations;
     if (!rx_txn_.gp.is_response_ok()) {
       fail(kBusError, fmt::format("reception write of {} B at {:#x} failed: {}", len, addr,
                                   rx_txn_.gp.get_response_string()));
@@ -651,6 +705,7 @@ void TorusDma::complete(Packet*& p) {
         q.writing -= n;
         q.reserved -= n;
         remote_descriptors_ += n;
+        liveness_->busy();
         ++received_get_;
         const RemoteGetEvent ev{node_, p->fifo, p->src, n};
         for (auto& o : remote_get_observers_) o(ev);
@@ -687,6 +742,22 @@ bool TorusDma::reg_read(uint64_t off, unsigned width, uint64_t& v, sc_time& dela
   if (off == kRxBytesReg) {
     v = totals_.bytes_received;
     return width == 8;
+  }
+  switch (off) {
+    case kStatusReg:
+      v = halt_.halted ? kStatusHalted : 0;
+      return width == 4;
+    case kErrorFifoReg:
+      v = halt_.halted ? static_cast<uint64_t>(error_fifo_) : 0;
+      return width == 4;
+    case kErrorDescriptorReg:
+      v = halt_.descriptor;
+      return width == 8;
+    case kErrorAddressReg:
+      v = halt_.address;
+      return width == 8;
+    default:
+      break;
   }
   const bool injection = off < kRecFifoBase;
   const uint64_t base = injection ? kInjFifoBase : kRecFifoBase;
@@ -780,6 +851,7 @@ bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width, sc_time& dela
         return true;
       }
       tail = v;
+      if (head != tail) liveness_->busy();
       work_.notify(SC_ZERO_TIME);
       return true;
     case kFifoHead:

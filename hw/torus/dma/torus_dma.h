@@ -6,6 +6,13 @@
 // reception FIFO in memory, direct-put packets are written at their reception counter's base +
 // offset (bounds-checked) and decrement it, and remote-get packets' descriptors are appended
 // to a local injection FIFO, all without a core.
+//
+// Faults (off by default, hw/dma/descriptor_faults.h; events are the descriptors each node's
+// engine fetches): `bad_descriptor_*` points a fetched descriptor's source at kPoisonAddress,
+// so its read fails and the injection engine halts (torus_dma_interface.h: STATUS, the error
+// registers and kErrorIrq tell the firmware); `stall_*` stops the injection engine for good. A
+// LivenessCheck fails the run, naming the engine, when its injection FIFOs hold descriptors and
+// it makes no progress for `liveness_timeout`.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -17,11 +24,13 @@
 #include <tlm>
 #include <vector>
 
+#include "hw/dma/descriptor_faults.h"
 #include "hw/dma_counters/counter_bank.h"
 #include "hw/dma_counters/verilated_counter_block.h"
 #include "hw/torus/dma/torus_dma_interface.h"
 #include "hw/torus/network/torus_network.h"
 #include "tlm/check/checker.h"
+#include "tlm/check/liveness.h"
 #include "tlm/link/delivery_queue.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
@@ -156,8 +165,13 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   void take(Packet* p);
   void complete(Packet*& p);
 
+  // An injection access (for the FIFO of the step in progress); a failed one halts injection.
   bool access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len,
               sc_core::sc_time& delay);
+  void halt_on_bus_error(uint64_t addr, const std::string& why);
+  // Injection FIFOs holding descriptors, for the liveness check (busy while any does).
+  bool injection_pending() const;
+  std::string outstanding() const;
   void fail(Error code, const std::string& why);
   static const char* check_name(Error code);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -169,6 +183,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   // per FIFO with its occupancy (descriptors or entries) and per DMA counter with its value.
   // Tracks are made on first use; callers test trace_on_.
   void trace_descriptor(int f);
+  int fifo_track(int f);  // the FIFO's thread track (made on first use), -1 when not traced
   void trace_fifo(bool injection, size_t f);
   void trace_counter(bool reception, uint32_t c);
   int trace_track(int& slot, const std::string& name, const char* unit);
@@ -209,6 +224,9 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   DeliveryQueue<Packet*> arrivals_;  // accepted packets the reception unit has yet to take
   TimedQueue<Packet*> completions_;
   uint32_t error_ = kNoError;
+  hs::dma::HaltRecord halt_;
+  int error_fifo_ = 0;
+  bool stalled_ = false;  // the stall fault hung the injection engine
   uint32_t fault_counter_skew_ = 0;
   Check* checks_[kBadFifo + 1] = {};  // the named check of each error code
   Totals totals_;
@@ -230,6 +248,8 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   Counter& refusals_;
   Counter& errors_;
   BusyTime& injection_busy_;
+  std::unique_ptr<hs::dma::DescriptorFaults> faults_;
+  std::unique_ptr<LivenessCheck> liveness_;
 };
 
 }  // namespace hs::torus::dma

@@ -65,6 +65,16 @@ constexpr uint32_t kConfigHighPriority = 1, kConfigIrq = 1;
 // Reception: the engine writes entries at TAIL; firmware consumes from HEAD and advances it.
 constexpr uint64_t kErrorReg = 0x2000;    // ro 4: last error code (0 none)
 constexpr uint64_t kRxBytesReg = 0x2008;  // ro 8: payload bytes the reception unit has stored
+// An injection access that fails (a descriptor fetch, or a payload read from an address no
+// target maps) halts the injection engine: STATUS gains kStatusHalted, ERROR holds kBusError,
+// ERROR_FIFO / ERROR_DESCRIPTOR / ERROR_ADDRESS say which FIFO, which descriptor (it stays at
+// the FIFO's HEAD) and which address, and kErrorIrq is raised. Reception goes on; nothing more
+// is injected.
+constexpr uint64_t kStatusReg = 0x2010;           // ro 4: kStatusHalted
+constexpr uint64_t kErrorFifoReg = 0x2018;        // ro 4: the halted injection FIFO
+constexpr uint64_t kErrorDescriptorReg = 0x2020;  // ro 8: the failing descriptor's address
+constexpr uint64_t kErrorAddressReg = 0x2028;     // ro 8: the address whose access failed
+constexpr uint32_t kStatusHalted = 1;
 constexpr uint64_t kInjCounterBank = 0x4000;
 constexpr uint64_t kRecCounterBank = 0x8000;
 constexpr uint64_t kRegisterSpan = 0xC000;
