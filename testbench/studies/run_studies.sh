@@ -8,6 +8,9 @@
 #   goodput and latency vs link error rate: PCIe (LCRC errors, replay) and the torus (CRC
 #   errors, retransmission)
 #   every protocol's goodput vs the error rate of the fault that reaches it (protocol_errors.sh)
+#   MPI: halo3d and alltoall time per iteration vs machine size (halo3d up to the full
+#   72x32x32 machine: about half an hour and 16 GiB for that point alone, so it runs one
+#   point at a time), and allreduce latency vs message size by algorithm
 # Extra arguments go to every `hybridsim sweep` (e.g. --backend slurm --partition P).
 # Sweeps resume: rerunning only runs points that are not in the results yet.
 set -euo pipefail
@@ -77,6 +80,35 @@ plot "$out/torus_crc_errors" --x torus.network.link_crc_error_rate \
   --out "$fig/torus_latency_vs_crc_errors.svg" \
   --xlabel "CRC error rate per link traversal" --ylabel "mean packet latency (ns)" \
   --title "4x4x4 torus, uniform traffic: latency vs link CRC error rate, by offered load"
+
+sweep mpi_allreduce_size "$@"
+plot "$out/mpi_allreduce_size" --x workload.bytes --y results:communication_ns_per_iteration \
+  --group mpi.algorithm.allreduce --log-x --log-y --out "$fig/mpi_allreduce_vs_size.svg" \
+  --xlabel "vector per rank (bytes)" --ylabel "allreduce latency (ns)" \
+  --title "Allreduce on a 4x4x4 torus, 64 ranks: latency vs message size, by algorithm"
+
+sweep mpi_alltoall_scale "$@"
+plot "$out/mpi_alltoall_scale" --x results:ranks --y results:time_per_iteration_ns --log-x \
+  --log-y --out "$fig/mpi_alltoall_vs_nodes.svg" --xlabel "nodes (one rank each)" \
+  --ylabel "time per alltoall (ns)" \
+  --title "Alltoall of 64 B a pair (pairwise exchange): time vs machine size"
+
+# One point at a time whatever --jobs says: the full machine's point needs most of the memory.
+serial=()
+drop=0
+for a in "$@"; do
+  if ((drop)); then drop=0; continue; fi
+  case "$a" in
+    --jobs) drop=1 ;;
+    --jobs=*) ;;
+    *) serial+=("$a") ;;
+  esac
+done
+sweep mpi_halo3d_scale --jobs 1 "${serial[@]}"
+plot "$out/mpi_halo3d_scale" --x results:ranks --y results:time_per_iteration_ns --log-x \
+  --out "$fig/mpi_halo3d_vs_nodes.svg" --xlabel "nodes (one rank each)" \
+  --ylabel "time per iteration (ns)" \
+  --title "halo3d, 6 neighbours, 16^3 cells a rank: time per iteration vs machine size"
 
 STUDIES_OUT="$out" FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/protocol_errors.sh" "$@"
 FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/link_heatmap.sh"
