@@ -152,8 +152,12 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   }
 
   int links = 0;
+  neighbours_.resize(static_cast<size_t>(n) * kDirs);
   for (int node = 0; node < n; ++node) {
-    for (int d = 0; d < kDirs; ++d) links += shape_.neighbour(node, d) >= 0;
+    for (int d = 0; d < kDirs; ++d) {
+      neighbours_[static_cast<size_t>(node) * kDirs + d] = shape_.neighbour(node, d);
+      links += shape_.neighbour(node, d) >= 0;
+    }
   }
   stats_.derived("links", "links", "unidirectional links", [links] { return links; });
   stats_.derived("link_utilisation", "fraction", "mean busy fraction over all links",
@@ -779,7 +783,7 @@ void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_
     return;
   }
   // The buffer belongs to the upstream router's output in the packet's travel direction.
-  const int upstream = shape_.neighbour(node, opposite(p.prev_dir));
+  const int upstream = neighbour(node, opposite(p.prev_dir));
   const uint8_t chunks = static_cast<uint8_t>(p.chunks - (fault_leak_token_ ? 1 : 0));
   fault_leak_token_ = false;
   const uint64_t due = at + credit_ps_, seq = heap_.reserve();
@@ -833,10 +837,22 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   p->deposited = false;
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
-  const int next = shape_.neighbour(node, dir);
+  const int next = neighbour(node, dir);
   heap_.post(start + wire_ps_ + (next == p->dest ? 0 : router_ps_),
              Action{Op::Arrive, 0, 0, 0, next, p});
+  prefetch_arrival(next, dir, vc);
   next_head(node, slot);
+}
+
+// Only a hint to the cache: the next router's state for this input is far from anything the
+// events before the arrival touch, and a miss there was the largest single cost per hop.
+void TorusNetwork::prefetch_arrival(int node, int dir, int vc) const {
+  const int slot = slot_of_link(dir, vc);
+  __builtin_prefetch(&inputs_[(static_cast<size_t>(node) * kDirs + dir) * vcs_ + vc]);
+  __builtin_prefetch(&requests_[static_cast<size_t>(node) * slots_ + slot]);
+  __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs]);
+  __builtin_prefetch(&lazy_credits_[node]);
+  __builtin_prefetch(&arb_pending_[node]);
 }
 
 uint64_t TorusNetwork::retransmit(int node, int dir, const Packet& p, uint64_t start,
