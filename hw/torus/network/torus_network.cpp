@@ -850,7 +850,11 @@ void TorusNetwork::prefetch_arrival(int node, int dir, int vc) const {
   const int slot = slot_of_link(dir, vc);
   __builtin_prefetch(&inputs_[(static_cast<size_t>(node) * kDirs + dir) * vcs_ + vc]);
   __builtin_prefetch(&requests_[static_cast<size_t>(node) * slots_ + slot]);
+  // A node's requesters and link free times may straddle two cache lines.
   __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs]);
+  __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs + kOutputs - 1]);
+  __builtin_prefetch(&link_free_ps_[static_cast<size_t>(node) * kDirs]);
+  __builtin_prefetch(&link_free_ps_[static_cast<size_t>(node) * kDirs + kDirs - 1]);
   __builtin_prefetch(&lazy_credits_[node]);
   __builtin_prefetch(&arb_pending_[node]);
 }
