@@ -466,8 +466,8 @@ void TorusNetwork::request(int node, int slot) {
     r.outputs = static_cast<uint8_t>(r.dynamic | (1u << r.escape));
   }
   const uint64_t bit = 1ull << slot;
-  for (int out = 0; out < kOutputs; ++out) {
-    if (!(r.outputs >> out & 1)) continue;
+  for (unsigned m = r.outputs; m; m &= m - 1) {  // the requested outputs, lowest first
+    const int out = __builtin_ctz(m);
     requesters_[node * kOutputs + out] |= bit;
     if (post_arbitrate(node, out)) ++link_waits_;
   }
@@ -524,8 +524,8 @@ void TorusNetwork::note_wait(int node, int slot) {
 void TorusNetwork::withdraw(int node, int slot) {
   Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
   const uint64_t keep = ~(1ull << slot);
-  for (int out = 0; out < kOutputs; ++out) {
-    if (r.outputs >> out & 1) requesters_[node * kOutputs + out] &= keep;
+  for (unsigned m = r.outputs; m; m &= m - 1) {
+    requesters_[node * kOutputs + __builtin_ctz(m)] &= keep;
   }
   r.outputs = 0;
 }
@@ -601,8 +601,8 @@ TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Re
 }
 
 bool TorusNetwork::has_dynamic_tokens(int node, const Packet& p, const Request& r) const {
-  for (int d = 0; d < kDirs; ++d) {
-    if (!(r.dynamic >> d & 1)) continue;
+  for (unsigned m = r.dynamic; m; m &= m - 1) {
+    const int d = __builtin_ctz(m);
     for (int vc = 1; vc <= cfg_.dynamic_vcs; ++vc) {
       if (tokens(node, d, vc) >= p.chunks) return true;
     }
@@ -675,8 +675,9 @@ void TorusNetwork::arbitrate(int node, int out) {
       const Packet& p = *slot_fifo(node, slot).front();
       std::array<OutputOption, kDirs * 4> opts;
       int n = 0;
-      for (int d = 0; d < kDirs; ++d) {
-        if (!(r.dynamic >> d & 1) || link_free_ps_[node * kDirs + d] > now) continue;
+      for (unsigned m = r.dynamic; m; m &= m - 1) {  // in direction order, as the rule expects
+        const int d = __builtin_ctz(m);
+        if (link_free_ps_[node * kDirs + d] > now) continue;
         for (int v = 1; v <= cfg_.dynamic_vcs; ++v) {
           const int16_t t = tokens(node, d, v);
           if (t >= p.chunks) {
