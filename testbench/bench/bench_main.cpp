@@ -419,6 +419,10 @@ int sc_main(int argc, char* argv[]) {
   hs::bench::print_validation_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
   // A validation row whose scenario failed is a broken command in the README's table; a
-  // machine size that misses its scale target fails too.
-  return hs::bench::validation_failed(all) || hs::bench::torus_scale_failed(all) ? 1 : 0;
+  // machine size that misses its scale target fails too, and so does a load-sweep point whose
+  // window is not steady.
+  return hs::bench::validation_failed(all) || hs::bench::torus_scale_failed(all) ||
+                 hs::bench::torus_load_sweep_failed(all)
+             ? 1
+             : 0;
 }

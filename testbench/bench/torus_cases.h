@@ -13,5 +13,8 @@ namespace hs::bench {
 const std::vector<std::string>& torus_cases();
 nlohmann::json run_torus_case(const std::string& name);
 void print_torus_summary(const nlohmann::json& all);
+// True if the load sweep ran and some point failed its run or its steady-window check (the
+// halves of a window disagree by more than 5%).
+bool torus_load_sweep_failed(const nlohmann::json& all);
 
 }  // namespace hs::bench

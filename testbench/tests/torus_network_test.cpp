@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "hw/torus/network/torus_network.h"
 #include "testbench/support/node_fixture.h"
@@ -78,6 +80,38 @@ TEST(TorusShape, MinimalOffsetsUseWrapAround) {
   TorusShape mesh(8, 4, 3, false);
   EXPECT_EQ(mesh.offset(a, mesh.node({{7, 0, 0}}), 0), 7);
   EXPECT_EQ(mesh.neighbour(a, kXMinus), -1);
+}
+
+// Power-of-two shapes find coordinates by shifts and masks, others by division: both number
+// nodes x fastest, and route the same way between the same coordinates.
+TEST(TorusShape, PowerOfTwoAndOtherSizesNumberAndRouteAlike) {
+  for (const auto& size : std::vector<std::array<int, 3>>{
+           {8, 8, 8}, {4, 2, 8}, {8, 1, 4}, {1, 1, 1}, {3, 5, 2}, {6, 4, 4}, {7, 1, 3}}) {
+    const TorusShape s(size[0], size[1], size[2], true);
+    for (int n = 0; n < s.nodes(); ++n) {
+      const Coord c = s.coord(n);
+      EXPECT_EQ(c.v[0], n % size[0]);
+      EXPECT_EQ(c.v[1], n / size[0] % size[1]);
+      EXPECT_EQ(c.v[2], n / (size[0] * size[1]));
+      EXPECT_EQ(s.node(c), n);
+    }
+    // A route's hop count and first directions from the offsets, for a sample of pairs.
+    for (int a = 0; a < s.nodes(); a += 3) {
+      for (int b = 0; b < s.nodes(); b += 5) {
+        int hops = 0, dor = -1;
+        for (int d = 0; d < 3; ++d) {
+          const int o = s.offset(a, b, d);
+          hops += std::abs(o);
+          if (dor < 0 && o != 0) dor = 2 * d + (o > 0 ? 0 : 1);
+        }
+        EXPECT_EQ(s.hops(a, b), hops);
+        EXPECT_EQ(s.dor_dir(a, b), dor);
+        std::array<int, kDirs> dirs{};
+        const int m = s.minimal_dirs(a, b, dirs);
+        EXPECT_EQ(m > 0 ? dirs[0] : -1, dor) << "the first minimal direction is dimension order";
+      }
+    }
+  }
 }
 
 // The calibrated hardware latency (network_config.h): injection FIFO store and forward, a

@@ -67,7 +67,9 @@ class EventHeap {
   struct Entry {
     uint64_t at, seq;
     Action action;
-    bool before(const Entry& o) const { return at != o.at ? at < o.at : seq < o.seq; }
+    // Free of branches (bitwise, not short-circuit): which entry comes first is a coin toss
+    // the branch predictor loses, and the heap asks it several times per action.
+    bool before(const Entry& o) const { return (at < o.at) | ((at == o.at) & (seq < o.seq)); }
   };
   static constexpr size_t kArity = 4;
 
@@ -89,17 +91,25 @@ class EventHeap {
     heap_.pop_back();
     const size_t n = heap_.size();
     if (n == 0) return top;
+    // Bottom-up (Floyd): the hole goes down to a leaf along the earliest children without
+    // comparing them to `last`, which then moves up from there; taken from the bottom, it
+    // rarely moves far, so this saves a compare per level.
     size_t i = 0;
     for (;;) {
       const size_t first = kArity * i + 1;
       if (first >= n) break;
       size_t best = first;
       for (size_t c = first + 1; c < std::min(first + kArity, n); ++c) {
-        if (heap_[c].before(heap_[best])) best = c;
+        best = heap_[c].before(heap_[best]) ? c : best;
       }
-      if (!heap_[best].before(last)) break;
       heap_[i] = heap_[best];
       i = best;
+    }
+    while (i > 0) {
+      const size_t parent = (i - 1) / kArity;
+      if (!last.before(heap_[parent])) break;
+      heap_[i] = heap_[parent];
+      i = parent;
     }
     heap_[i] = last;
     return top;

@@ -152,8 +152,12 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   }
 
   int links = 0;
+  neighbours_.resize(static_cast<size_t>(n) * kDirs);
   for (int node = 0; node < n; ++node) {
-    for (int d = 0; d < kDirs; ++d) links += shape_.neighbour(node, d) >= 0;
+    for (int d = 0; d < kDirs; ++d) {
+      neighbours_[static_cast<size_t>(node) * kDirs + d] = shape_.neighbour(node, d);
+      links += shape_.neighbour(node, d) >= 0;
+    }
   }
   stats_.derived("links", "links", "unidirectional links", [links] { return links; });
   stats_.derived("link_utilisation", "fraction", "mean busy fraction over all links",
@@ -462,8 +466,8 @@ void TorusNetwork::request(int node, int slot) {
     r.outputs = static_cast<uint8_t>(r.dynamic | (1u << r.escape));
   }
   const uint64_t bit = 1ull << slot;
-  for (int out = 0; out < kOutputs; ++out) {
-    if (!(r.outputs >> out & 1)) continue;
+  for (unsigned m = r.outputs; m; m &= m - 1) {  // the requested outputs, lowest first
+    const int out = __builtin_ctz(m);
     requesters_[node * kOutputs + out] |= bit;
     if (post_arbitrate(node, out)) ++link_waits_;
   }
@@ -520,8 +524,8 @@ void TorusNetwork::note_wait(int node, int slot) {
 void TorusNetwork::withdraw(int node, int slot) {
   Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
   const uint64_t keep = ~(1ull << slot);
-  for (int out = 0; out < kOutputs; ++out) {
-    if (r.outputs >> out & 1) requesters_[node * kOutputs + out] &= keep;
+  for (unsigned m = r.outputs; m; m &= m - 1) {
+    requesters_[node * kOutputs + __builtin_ctz(m)] &= keep;
   }
   r.outputs = 0;
 }
@@ -597,8 +601,8 @@ TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Re
 }
 
 bool TorusNetwork::has_dynamic_tokens(int node, const Packet& p, const Request& r) const {
-  for (int d = 0; d < kDirs; ++d) {
-    if (!(r.dynamic >> d & 1)) continue;
+  for (unsigned m = r.dynamic; m; m &= m - 1) {
+    const int d = __builtin_ctz(m);
     for (int vc = 1; vc <= cfg_.dynamic_vcs; ++vc) {
       if (tokens(node, d, vc) >= p.chunks) return true;
     }
@@ -671,8 +675,9 @@ void TorusNetwork::arbitrate(int node, int out) {
       const Packet& p = *slot_fifo(node, slot).front();
       std::array<OutputOption, kDirs * 4> opts;
       int n = 0;
-      for (int d = 0; d < kDirs; ++d) {
-        if (!(r.dynamic >> d & 1) || link_free_ps_[node * kDirs + d] > now) continue;
+      for (unsigned m = r.dynamic; m; m &= m - 1) {  // in direction order, as the rule expects
+        const int d = __builtin_ctz(m);
+        if (link_free_ps_[node * kDirs + d] > now) continue;
         for (int v = 1; v <= cfg_.dynamic_vcs; ++v) {
           const int16_t t = tokens(node, d, v);
           if (t >= p.chunks) {
@@ -779,7 +784,7 @@ void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_
     return;
   }
   // The buffer belongs to the upstream router's output in the packet's travel direction.
-  const int upstream = shape_.neighbour(node, opposite(p.prev_dir));
+  const int upstream = neighbour(node, opposite(p.prev_dir));
   const uint8_t chunks = static_cast<uint8_t>(p.chunks - (fault_leak_token_ ? 1 : 0));
   fault_leak_token_ = false;
   const uint64_t due = at + credit_ps_, seq = heap_.reserve();
@@ -833,10 +838,26 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   p->deposited = false;
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
-  const int next = shape_.neighbour(node, dir);
+  const int next = neighbour(node, dir);
   heap_.post(start + wire_ps_ + (next == p->dest ? 0 : router_ps_),
              Action{Op::Arrive, 0, 0, 0, next, p});
+  prefetch_arrival(next, dir, vc);
   next_head(node, slot);
+}
+
+// Only a hint to the cache: the next router's state for this input is far from anything the
+// events before the arrival touch, and a miss there was the largest single cost per hop.
+void TorusNetwork::prefetch_arrival(int node, int dir, int vc) const {
+  const int slot = slot_of_link(dir, vc);
+  __builtin_prefetch(&inputs_[(static_cast<size_t>(node) * kDirs + dir) * vcs_ + vc]);
+  __builtin_prefetch(&requests_[static_cast<size_t>(node) * slots_ + slot]);
+  // A node's requesters and link free times may straddle two cache lines.
+  __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs]);
+  __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs + kOutputs - 1]);
+  __builtin_prefetch(&link_free_ps_[static_cast<size_t>(node) * kDirs]);
+  __builtin_prefetch(&link_free_ps_[static_cast<size_t>(node) * kDirs + kDirs - 1]);
+  __builtin_prefetch(&lazy_credits_[node]);
+  __builtin_prefetch(&arb_pending_[node]);
 }
 
 uint64_t TorusNetwork::retransmit(int node, int dir, const Packet& p, uint64_t start,

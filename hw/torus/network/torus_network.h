@@ -227,6 +227,8 @@ class TorusNetwork : public sc_core::sc_module {
                    bool& blocked_entering) const;
   bool has_dynamic_tokens(int node, const Packet& p, const Request& r) const;
   void grant(int node, int slot, int dir, int vc);
+  // Asks the cache for what a packet's arrival at input (dir, vc) of `node` will read.
+  void prefetch_arrival(int node, int dir, int vc) const;
   // Corrupted copies of `p` leave on link `dir` of `node` from `start`, each followed by the
   // turnaround, until one passes its CRC check: returns when that one starts.
   uint64_t retransmit(int node, int dir, const Packet& p, uint64_t start, uint64_t ser);
@@ -252,6 +254,7 @@ class TorusNetwork : public sc_core::sc_module {
   int16_t tokens(int node, int dir, int vc) const {
     return tokens_[(node * kDirs + dir) * vcs_ + vc];
   }
+  int neighbour(int node, int dir) const { return neighbours_[node * kDirs + dir]; }
   Fifo& link_input(int node, int dir, int vc) { return inputs_[(node * kDirs + dir) * vcs_ + vc]; }
   Fifo& injection(int node, int q) { return injections_[node * inj_queues_ + q]; }
   // Busy time of link `link` (node * kDirs + dir) inside [0, t_ps]; the busiest link's share.
@@ -273,6 +276,7 @@ class TorusNetwork : public sc_core::sc_module {
   int16_t injection_extra_;  // the escape VC: for a packet from an injection FIFO, reserve included
   std::array<uint64_t, kMaxChunks + 1> ser_ps_{}, rx_ps_{};
 
+  std::vector<int32_t> neighbours_;  // node * kDirs + dir: shape_.neighbour, looked up per hop
   std::vector<NodeEndpoint*> endpoints_;
   std::vector<Fifo> inputs_, injections_;
   std::vector<uint32_t> inj_held_;      // packets in each injection FIFO until their tail leaves

@@ -28,10 +28,15 @@ class MinimalAdaptive : public RoutingFunction {
   }
   Route route(const TorusShape& s, int node, const Packet& p) const override {
     Route r;
-    r.escape_dir = static_cast<int8_t>(s.dor_dir(node, p.dest));
-    if (p.vc_class != VcClass::Dynamic || p.escaped) return r;
+    if (p.vc_class != VcClass::Dynamic || p.escaped) {
+      r.escape_dir = static_cast<int8_t>(s.dor_dir(node, p.dest));
+      return r;
+    }
     std::array<int, kDirs> dirs{};
     const int n = s.minimal_dirs(node, p.dest, dirs);
+    // Minimal directions come in dimension order, a tie's + first: the first is the
+    // dimension-order one (dor_dir), found without a second look at the coordinates.
+    r.escape_dir = static_cast<int8_t>(n > 0 ? dirs[0] : -1);
     for (int i = 0; i < n; ++i) r.dynamic_dirs |= static_cast<uint8_t>(1u << dirs[i]);
     return r;
   }
