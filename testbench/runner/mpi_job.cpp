@@ -86,10 +86,22 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   job->mapping = file.empty() ? order : file;
   for (auto k : mpi::kAllCollectives) {
     std::string why;
-    if (!mpi::find_algorithm(k, al.of(k), shape, *job->map, {}, why)) {
-      throw InputError(
-          fmt::format("parameter 'mpi.algorithm.{}': {}", mpi::collective_name(k), why));
+    if (mpi::find_algorithm(k, al.of(k), shape, *job->map, {}, why)) continue;
+    // A default that does not fit the job (pairwise exchange on the 72x32x32 machine's
+    // 73,728 ranks, not a power of two) gives way to the first algorithm that does; the
+    // results name the algorithm each collective used. A user's own choice is refused.
+    const std::string param = fmt::format("mpi.algorithm.{}", mpi::collective_name(k));
+    const ParamInfo* info = ParamRegistry::instance().find(param);
+    bool replaced = false;
+    for (const auto& alt : mpi::algorithms(k)) {
+      std::string unused;
+      if (!info || info->source != "default") break;
+      if (!mpi::find_algorithm(k, alt.name, shape, *job->map, {}, unused)) continue;
+      al.of(k) = alt.name;
+      replaced = true;
+      break;
     }
+    if (!replaced) throw InputError(fmt::format("parameter '{}': {}", param, why));
   }
   torus::ComputeNode& node0 = m.machine.node(0);
   if (static_cast<int>(node0.core_list.size()) < rpn) {

@@ -262,15 +262,25 @@ TEST(MpiInput, UnknownModeMappingAndAlgorithmAreRefused) {
   refused("mpi.mapping_file=/nonexistent/map.txt", "/nonexistent/map.txt: cannot open");
 }
 
-TEST(MpiInput, PowerOfTwoAlgorithmsOnSixRanksAreRefused) {
+TEST(MpiInput, AChosenPowerOfTwoAlgorithmOnSixRanksIsRefused) {
   std::vector<std::string> sets = torus(3, 2, 1);
-  sets.push_back("mpi.mode=smp");
+  sets.insert(sets.end(), {"mpi.mode=smp", "mpi.algorithm.alltoall=pairwise"});
   const json r = run("mpi_conformance", sets);
   EXPECT_NE(
       error(r).find(
           "alltoall algorithm 'pairwise' needs a power-of-two number of ranks; the job has 6"),
       std::string::npos)
       << r.dump().substr(0, 400);
+}
+
+TEST(MpiInput, APowerOfTwoDefaultOnSixRanksGivesWayAndTheResultsSaySo) {
+  std::vector<std::string> sets = torus(3, 2, 1);
+  sets.insert(sets.end(), {"mpi.mode=smp", "workload.p2p=false"});
+  const json r = run("mpi_conformance", sets, {"workload.bytes=520"});
+  ASSERT_TRUE(passed(r)) << violations(r) << error(r);
+  EXPECT_EQ(r["results"]["algorithms"]["alltoall"], "ring");
+  EXPECT_EQ(r["results"]["algorithms"]["alltoallv"], "ring");
+  EXPECT_EQ(r["results"]["algorithms"]["allreduce"], "recursive_doubling");
 }
 
 TEST(MpiInput, TooFewCoresOrFifosForTheModeAreRefused) {
