@@ -210,3 +210,13 @@ TEST(FiberCore, AStackOverflowStopsTheRunNamingTheParameterToRaise) {
       << error;
   EXPECT_NE(error.find("(raise torus.node.core0.stack_size)"), std::string::npos) << error;
 }
+
+// A fiber held by a static outlives everything constructed after it, the stack pool included:
+// its destruction at exit must still find the pool (a test run ending cleanly is the check).
+TEST(Fiber, AFiberDestroyedAtExitAfterThePoolWasFirstUsedStillReturnsItsStack) {
+  static std::unique_ptr<Fiber> held;
+  held = std::make_unique<Fiber>("held", 64 * 1024, [] {});
+  Fiber first_use("first_use", 48 * 1024, [] {});
+  held->resume();
+  EXPECT_TRUE(held->finished());
+}

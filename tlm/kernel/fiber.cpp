@@ -31,9 +31,11 @@ constexpr unsigned char kCanary = 0xFB;
 // stacks cost a few mappings in all, and only the pages a fiber touches become resident.
 class StackPool {
  public:
+  // Never destroyed: a fiber may be destroyed during static destruction (a model held in a
+  // static), after a pool constructed later would be gone.
   static StackPool& instance() {
-    static StackPool pool;
-    return pool;
+    static StackPool* pool = new StackPool;
+    return *pool;
   }
   char* take(std::size_t bytes) {
     auto& free = free_[bytes];
