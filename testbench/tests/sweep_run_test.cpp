@@ -403,7 +403,7 @@ TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
                                                 {"protocol_errors_torus_ami", 45},
                                                 {"mpi_allreduce_size", 18},
                                                 {"mpi_alltoall_scale", 7},
-                                                {"mpi_halo3d_scale", 5}};
+                                                {"mpi_halo3d_scale", 4}};
   for (const auto& [name, n] : points) {
     const std::string out = temp_path("study_" + name);
     auto r = hybridsim("sweep " + std::string(HYBRIDSIM_STUDY_DIR) + "/" + name +
