@@ -104,7 +104,11 @@ TEST(TorusScale, NoNodeHoldsAThreadEvenWithFirmware) {
 // A node (four cores, DRAM, bus, DMA engine with two counter banks, its share of the network)
 // costs little while idle: a 16x16x16 machine adds at most this much resident memory per node.
 TEST(TorusScale, AnIdleNodeCostsLittleMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr double kBytesPerNode = 160 * 1024;  // AddressSanitizer's redzones and shadow
+#else
   constexpr double kBytesPerNode = 64 * 1024;
+#endif
   set_shape(16, 16, 16);
   const double before = resident_bytes();
   torus::TorusMachine m("torus");

@@ -26,6 +26,7 @@ namespace {
 
 constexpr std::size_t kCanaryBytes = 64;
 constexpr unsigned char kCanary = 0xFB;
+constexpr std::size_t kSpare = std::size_t{1} << 20;
 
 // Stacks carved from large anonymous mappings, reused when a fiber ends: a machine's
 // stacks cost a few mappings in all, and only the pages a fiber touches become resident.
@@ -45,17 +46,18 @@ class StackPool {
       return s;
     }
     if (left_ < bytes) {
-      const std::size_t chunk = std::max<std::size_t>(bytes * 257, std::size_t{64} << 20);
+      const std::size_t chunk = std::max<std::size_t>(bytes * 256, std::size_t{64} << 20) + kSpare;
       void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (p == MAP_FAILED) throw std::bad_alloc();
 #if defined(HS_FIBER_ASAN)
       __lsan_register_root_region(p, chunk);  // what a suspended fiber holds is not leaked
 #endif
-      // The chunk's first stack is its second: an overflow of any stack lands in memory the
-      // pool owns (the stack below, or this spare one), where the canary check finds it.
-      cursor_ = static_cast<char*>(p) + bytes;
-      left_ = chunk - bytes;
+      // The chunk starts with a spare 1 MiB (address space only): an overflow of any stack
+      // lands in memory the pool owns (the stack below, or the spare), where the canary
+      // check finds it.
+      cursor_ = static_cast<char*>(p) + kSpare;
+      left_ = chunk - kSpare;
     }
     char* s = cursor_;
     cursor_ += bytes;
