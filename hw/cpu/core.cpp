@@ -108,27 +108,6 @@ void Core::step() {
   }
 }
 
-void Core::block(const sc_time& t) {
-  if (!fiber_) return sc_core::wait(t);
-  if (fiber_->unwinding()) return;
-  sc_core::next_trigger(t);
-  fiber_->yield();
-}
-
-void Core::block(sc_core::sc_event& e) {
-  if (!fiber_) return sc_core::wait(e);
-  if (fiber_->unwinding()) return;
-  sc_core::next_trigger(e);
-  fiber_->yield();
-}
-
-void Core::block(const sc_time& t, sc_core::sc_event& e) {
-  if (!fiber_) return sc_core::wait(t, e);
-  if (fiber_->unwinding()) return;
-  sc_core::next_trigger(t, e);
-  fiber_->yield();
-}
-
 namespace {
 constexpr const char* kNoEscapingException = "firmware: no exception escapes";
 }  // namespace

@@ -97,10 +97,16 @@ class Core : public sc_core::sc_module, public fw::Hal {
   void end_of_elaboration() override;
   void run();
   void step();  // a fiber core's method: runs the firmware to its next blocking point
-  // The blocking points: until `t` has passed, until `e`, or whichever comes first.
-  void block(const sc_core::sc_time& t);
-  void block(sc_core::sc_event& e);
-  void block(const sc_core::sc_time& t, sc_core::sc_event& e);
+  // The blocking point, with wait()'s arguments: until a time has passed, until an event, or
+  // whichever comes first. A fiber core sets its method's next trigger and yields; while its
+  // fiber unwinds it returns at once.
+  template <class... Until>
+  void block(const Until&... until) {
+    if (!fiber_) return sc_core::wait(until...);
+    if (fiber_->unwinding()) return;
+    sc_core::next_trigger(until...);
+    fiber_->yield();
+  }
   bool unwinding() const { return fiber_ && fiber_->unwinding(); }
   void access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, bool mmio);
   void set_state(State s) { state_ = static_cast<int>(s); }

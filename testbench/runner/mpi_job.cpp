@@ -92,10 +92,11 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
     // results name the algorithm each collective used. A user's own choice is refused.
     const std::string param = fmt::format("mpi.algorithm.{}", mpi::collective_name(k));
     const ParamInfo* info = ParamRegistry::instance().find(param);
+    const bool chosen = !info || info->source != "default";
     bool replaced = false;
     for (const auto& alt : mpi::algorithms(k)) {
       std::string unused;
-      if (!info || info->source != "default") break;
+      if (chosen) break;
       if (!mpi::find_algorithm(k, alt.name, shape, *job->map, {}, unused)) continue;
       al.of(k) = alt.name;
       replaced = true;
