@@ -260,7 +260,7 @@ Json speed() {
             run_scenario("torus_traffic",
                          {"torus.network.routing=" + std::string(routing),
                           "workload.load=" + std::to_string(load), "workload.warmup=20000",
-                          "workload.duration=" + std::string(load < 0.5 ? "400000" : "100000")});
+                          "workload.duration=" + std::string(load < 0.5 ? "1200000" : "100000")});
         const double wall = r["run"]["wall_seconds"].get<double>();
         const double hops = r["results"]["packet_hops"].get<double>();
         if (best.is_null() || wall < best["wall_seconds"].get<double>()) {
