@@ -310,6 +310,12 @@ void Core::phase_begin(const char* phase) {
   phases_.push_back({phase, hs::now()});
 }
 
+std::string Core::open_phases() const {
+  std::string s;
+  for (const OpenPhase& p : phases_) s += (s.empty() ? "" : " > ") + std::string(p.name);
+  return s;
+}
+
 void Core::phase_end() {
   if (phases_.empty()) return;
   TransactionTrace::instance().span(track_, phases_.back().name, phases_.back().start, hs::now());

@@ -54,6 +54,9 @@ class Core : public sc_core::sc_module, public fw::Hal {
   bool has_firmware() const { return static_cast<bool>(firmware_); }
   bool finished() const { return state_ == static_cast<int>(State::Done); }
   State state() const { return static_cast<State>(state_); }
+  // The firmware phases open now, outermost first, joined by " > " (empty if none): where a
+  // core that never finishes is stuck.
+  std::string open_phases() const;
   uint64_t compute_cycles() const { return compute_cycles_.value; }
   uint64_t register_accesses() const { return reg_accesses_.value; }
 

@@ -280,6 +280,15 @@ void RankWalk::statement(const Stmt& s, bool top) {
     --*budget_;
   }
   using mpi::Collective;
+  // Ends the statement's span however it ends (a ProgramError included).
+  struct Span {
+    Actions& actions;
+    bool open;
+    ~Span() {
+      if (open) actions.statement_end();
+    }
+  } span{actions_, s.op != Op::Loop && s.op != Op::If && s.op != Op::Let};
+  if (span.open) actions_.statement_begin(s);
   switch (s.op) {
     case Op::Compute:
       actions_.compute(

@@ -91,6 +91,8 @@ struct Stmt {
   mpi::Datatype type = mpi::Datatype::Double;
   int slot = -1;  // loop index / let
   std::vector<Stmt> body, else_body;
+  std::string label;  // "FILE:LINE keyword": its span on the rank's timeline, and where a
+                      // rank that never finishes is stuck
 };
 
 struct Selector {
@@ -187,6 +189,9 @@ class Actions {
   // the timed iterations.
   virtual void iteration_begin() {}
   virtual void iteration_end() {}
+  // Around each operation statement (not loop, if or let), nested inside the iterations.
+  virtual void statement_begin(const Stmt&) {}
+  virtual void statement_end() {}
 };
 
 // One rank's walk over the program: every group selecting the rank, in file order.

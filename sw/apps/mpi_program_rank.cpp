@@ -92,6 +92,8 @@ class Interpreter : public Actions {
     ++calls_;
   }
   void iteration_begin() override { iteration_.emplace(comm_, "program iteration"); }
+  void statement_begin(const Stmt& s) override { statement_.emplace(hal_, s.label.c_str()); }
+  void statement_end() override { statement_.reset(); }
   void iteration_end() override {
     iteration_->finish(true, out_.timing);
     iteration_.reset();  // ends its phase
@@ -169,6 +171,7 @@ class Interpreter : public Actions {
   std::map<std::pair<int, int>, uint32_t> sent_;  // (destination, tag) -> messages so far
   uint64_t calls_ = 0;                            // collectives so far
   std::optional<motifs::Iteration> iteration_;    // the timed iteration under way, if any
+  std::optional<Phase> statement_;                // the statement under way, on the timeline
 };
 
 }  // namespace

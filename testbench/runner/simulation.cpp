@@ -17,13 +17,13 @@
 #include "tlm/check/physical_limits.h"
 #include "tlm/common/errors.h"
 #include "tlm/common/output_file.h"
+#include "tlm/fault/fault_injector.h"
 #include "tlm/kernel/kernel_setup.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/params/quantity.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/trace/firmware_log.h"
 #include "tlm/trace/signal_trace.h"
-#include "tlm/fault/fault_injector.h"
 #include "tlm/trace/transaction_trace.h"
 
 namespace hs::runner {
@@ -217,19 +217,26 @@ int Simulation::run(std::ostream& out) {
   if (!kernel_error.empty()) {
     checks.fail("simulation kernel: no error or exception", "kernel", kernel_error);
   }
-  Json unfinished = Json::array();
   // Interrupted firmware, or firmware cut off by a clean stop, is unfinished, not stuck.
   if (checks.ok() && stop_signal == 0 && !ran.stopped_at) {
+    // The first few stuck cores by name, with what each was doing; a whole machine's worth
+    // would bury them.
+    constexpr size_t kNamed = 16;
+    Json named = Json::array();
+    size_t stuck = 0;
     for (const Core* c : model_->cores()) {
-      if (c->has_firmware() && !c->finished()) {
-        unfinished.push_back(fmt::format("{} ({})", c->name(), describe(c->state())));
-      }
+      if (!c->has_firmware() || c->finished()) continue;
+      if (++stuck > kNamed) continue;
+      const std::string in = c->open_phases();
+      named.push_back(fmt::format("{} ({}{}{})", c->name(), describe(c->state()),
+                                  in.empty() ? "" : ", in ", in));
     }
-    if (!unfinished.empty()) {
-      checks.fail("firmware: every core finishes its program", "firmware",
-                  fmt::format("{} core(s) never finished their firmware{}: {}", unfinished.size(),
-                              time_limit_ns_ > 0 ? " before sim.time_limit" : " (deadlock)",
-                              unfinished.dump()));
+    if (stuck > 0) {
+      checks.fail(
+          "firmware: every core finishes its program", "firmware",
+          fmt::format("{} core(s) never finished their firmware{}: {}{}", stuck,
+                      time_limit_ns_ > 0 ? " before sim.time_limit" : " (deadlock)", named.dump(),
+                      stuck > kNamed ? fmt::format(" and {} more", stuck - kNamed) : ""));
     }
   }
   // Over the window the run covered, a time-limited or interrupted one included.

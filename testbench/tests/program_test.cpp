@@ -471,4 +471,9 @@ TEST(ProgramRun, OrderingDeadlockFailsTheRunInsteadOfHanging) {
   const json r = run_program(path, torus(2, 2, 1));
   EXPECT_EQ(r.value("status", ""), "failed") << r.dump();
   EXPECT_NE(violations(r).find("deadlock"), std::string::npos) << violations(r);
+  // Each stuck rank is named with the statement it is stuck in.
+  const std::string file = std::filesystem::path(path).filename().string();
+  EXPECT_NE(violations(r).find("waiting for an interrupt, in " + file + ":2 recv > mpi wait"),
+            std::string::npos)
+      << violations(r);
 }

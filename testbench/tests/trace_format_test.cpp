@@ -29,6 +29,7 @@ int64_t ps(const Json& us) {
 
 struct Traced {
   std::map<std::string, size_t> kinds;  // component kind -> events
+  std::map<std::string, size_t> spans;  // span name -> complete spans ("X")
   size_t events = 0;
   std::vector<std::string> problems;  // rules broken
 };
@@ -112,6 +113,7 @@ Traced check_events(const Json& trace) {
       const int64_t dur = ps(e.at("dur"));
       rule(dur >= 0, "a negative duration: " + e.dump());
       spans[{pid, e["tid"].get<int>()}].emplace_back(ts, ts + dur);
+      ++out.spans[e["name"].get<std::string>()];
     } else if (ph == "B" || ph == "E") {
       be[{pid, e["tid"].get<int>()}].push_back(&e);
     } else if (ph == "b" || ph == "e") {
@@ -238,6 +240,20 @@ TEST(TraceFormat, TorusPingPong) {
                                              "torus.network.z=4", "workload.hops=2"}),
                {"torus link", "torus DMA descriptor", "torus DMA counter value", "DCMF protocol",
                 "core phase"});
+}
+
+// A program's statements are spans named by file and line on their rank's core track: 4 ranks
+// run ring.txt's 8 iterations of irecv, isend, wait, wait and compute.
+TEST(TraceFormat, ProgramStatementsAreSpansNamedByLine) {
+  const Traced t =
+      traced_run("program_ring", {"torus.network.x=2", "torus.network.y=2", "torus.network.z=1"});
+  for (const char* s : {"ring.txt:15 wait", "ring.txt:16 wait", "ring.txt:17 compute"}) {
+    EXPECT_EQ(t.spans.count(s) ? t.spans.at(s) : 0, 4u * 8u) << s;
+  }
+  // Even ranks post the receive on line 9, odd ranks on line 13.
+  EXPECT_EQ(t.spans.count("ring.txt:9 irecv") ? t.spans.at("ring.txt:9 irecv") : 0, 2u * 8u);
+  EXPECT_EQ(t.spans.count("ring.txt:13 irecv") ? t.spans.at("ring.txt:13 irecv") : 0, 2u * 8u);
+  EXPECT_EQ(t.spans.count("program iteration") ? t.spans.at("program iteration") : 0, 4u * 8u);
 }
 
 // A window and a track pattern still leave a trace that keeps every rule: async spans cut by

@@ -1,7 +1,9 @@
 #include "testbench/runner/program/program_parser.h"
 
 #include <fmt/format.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -54,7 +56,10 @@ const std::vector<std::vector<std::string>> kLevels = {
 
 class Parser {
  public:
-  explicit Parser(std::vector<Token> tokens) : t_(std::move(tokens)) {
+  // `file` names the program in statements' labels: its name without the directory, short
+  // enough for a timeline.
+  Parser(std::vector<Token> tokens, const std::string& file)
+      : t_(std::move(tokens)), file_(std::filesystem::path(file).filename().string()) {
     scopes_.emplace_back();
     for (int b = 0; b < fp::kBuiltinSlots; ++b) {
       scopes_.back()[fp::builtin_name(static_cast<fp::Builtin>(b))] = b;
@@ -186,6 +191,7 @@ class Parser {
     const Token& w = next();
     Stmt s;
     s.pos = w.pos;
+    s.label = fmt::format("{}:{} {}", file_, w.pos.line, w.text);
     if (w.kind == Token::Name && is("=")) {
       // NAME = isend|irecv ...
       s.request = new_name(w, "a request name");
@@ -196,6 +202,7 @@ class Parser {
                                                  s.request, describe(kind)));
       }
       s.op = kind.text == "isend" ? Op::Isend : Op::Irecv;
+      s.label = fmt::format("{}:{} {}", file_, w.pos.line, kind.text);
       transfer(s, s.op == Op::Irecv);
       return s;
     }
@@ -469,6 +476,7 @@ class Parser {
   }
 
   std::vector<Token> t_;
+  std::string file_;  // the program's file name, for statements' labels
   size_t i_ = 0;
   fp::Program p_;
   std::vector<std::map<std::string, int>> scopes_;
@@ -478,7 +486,7 @@ class Parser {
 
 fp::Program parse_program(const std::string& text, const std::string& file) {
   try {
-    return Parser(tokenize(text)).program();
+    return Parser(tokenize(text), file).program();
   } catch (const ProgramError& e) {
     throw InputError(fmt::format("{}:{}:{}: {}", file, e.pos.line, e.pos.col, e.what()));
   }
