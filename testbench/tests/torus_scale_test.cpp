@@ -12,7 +12,9 @@
 #include "hw/torus/dma/torus_dma_interface.h"
 #include "hw/torus/node/torus_machine.h"
 #include "testbench/support/node_fixture.h"
+#include "testbench/support/scenario_run.h"
 #include "tlm/common/errors.h"
+#include "tlm/link/delivery_workers.h"
 #include "tlm/params/param_registry.h"
 
 using namespace hs;
@@ -99,6 +101,18 @@ TEST(TorusScale, NoNodeHoldsAThreadEvenWithFirmware) {
   EXPECT_EQ(threads_below(m.get_child_objects()), 0);
   sc_core::sc_start();
   EXPECT_TRUE(m.node(5).core_list[0]->finished());
+}
+
+// Every node receiving at once (a halo exchange: each of 64 nodes takes packets from six
+// neighbours in the same window) borrows no delivery thread: the reception units take packets
+// in methods, so the full machine needs no thread stack per receiving node.
+TEST(TorusScale, NodesReceivingAtOnceBorrowNoThread) {
+  const auto r = hs::testing::run_scenario_here(
+      "halo3d",
+      {"torus.network.x=4", "torus.network.y=4", "torus.network.z=4", "workload.iterations=1"});
+  ASSERT_TRUE(hs::testing::passed(r)) << hs::testing::violations(r);
+  EXPECT_GE(r["stats"]["torus.dma"]["packets_received"].get<double>(), 64 * 6);
+  EXPECT_EQ(DeliveryWorkers::instance().workers(), 0u);
 }
 
 // A node (four cores, DRAM, bus, DMA engine with two counter banks, its share of the network)

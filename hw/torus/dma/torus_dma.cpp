@@ -122,6 +122,11 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
                                   "fraction of time the injection "
                                   "engine works")) {
   ParamScope p(this->name());
+  // The reception unit takes each packet in a method at its arrival: its writes go to a node
+  // bus that never waits, and a worker thread per receiving node would cost the full machine
+  // tens of thousands of thread stacks (two memory mappings each) when every node receives at
+  // once.
+  arrivals_.take_in_place();
   // Each node's engine draws its own faults from the parameters its nodes share.
   faults_ = std::make_unique<hs::dma::DescriptorFaults>(hs::dma::DescriptorFaults::declare(p),
                                                         stats_, this->name());

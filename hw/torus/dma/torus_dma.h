@@ -13,6 +13,9 @@
 // registers and kErrorIrq tell the firmware); `stall_*` stops the injection engine for good. A
 // LivenessCheck fails the run, naming the engine, when its injection FIFOs hold descriptors and
 // it makes no progress for `liveness_timeout`.
+//
+// Rule: the engine's bus (node memory) never waits inside b_transport. The reception unit
+// takes packets in a method, where a wait is a SystemC error.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
