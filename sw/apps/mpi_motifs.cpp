@@ -157,7 +157,7 @@ uint64_t halo_bytes_per_rank(const HaloConfig& cfg) {
 void halo3d(mpi::Comm& comm, const HaloConfig& cfg, Timing& out) {
   Hal& hal = comm.hal();
   const int r = comm.rank();
-  const auto msgs = halo_messages(cfg, grid_dims(comm.size()), r);
+  const auto msgs = halo_messages(cfg, cfg.grid[0] > 0 ? cfg.grid : grid_dims(comm.size()), r);
   std::vector<uint64_t> offset;
   uint64_t at = 0;
   for (const auto& m : msgs) {

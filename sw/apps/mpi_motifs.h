@@ -62,6 +62,8 @@ struct HaloConfig {
   uint32_t bytes_per_cell = 8;  // a face is cells^2 x this, an edge cells x this, a corner this
   double cycles_per_cell = 20;  // the stencil's compute
   int neighbours = 6;           // 6: faces; 26: faces, edges and corners
+  // Ranks along x, y and z, x fastest (their product is the job's ranks); all 0: grid_dims().
+  std::array<int, 3> grid{0, 0, 0};
 };
 // The bytes halo3d sends to one neighbour per iteration, over all of them.
 uint64_t halo_bytes_per_rank(const HaloConfig& cfg);

@@ -1,7 +1,10 @@
 // The halo3d motif (sw/apps/mpi_motifs.h): a periodic 3D grid of ranks swapping faces with
 // their 6 neighbours (or faces, edges and corners with 26) between compute steps.
 #include <fmt/format.h>
+
 #include <memory>
+#include <regex>
+#include <string>
 
 #include "testbench/runner/mpi_job.h"
 #include "testbench/runner/workload_registry.h"
@@ -37,6 +40,29 @@ HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
     throw InputError(ParamRegistry::instance().refusal(
         "workload.neighbours", fmt::format("= {}: it is 6 or 26", cfg.neighbours)));
   }
+  const std::string grid =
+      p.text("grid", "balanced",
+             "the ranks' grid: 'balanced' (factors as even as they go, like MPI_Dims_create) or "
+             "XxYxZ, x fastest (on a torus whose shape it is, in SMP mode with the XYZT mapping, "
+             "every neighbour is one hop away)");
+  if (grid != "balanced") {
+    // Up to six digits a side: the product cannot overflow and any torus's ranks fit.
+    static const std::regex kShape("([1-9][0-9]{0,5})x([1-9][0-9]{0,5})x([1-9][0-9]{0,5})");
+    std::smatch side;
+    if (!std::regex_match(grid, side, kShape)) {
+      throw InputError(ParamRegistry::instance().refusal(
+          "workload.grid", fmt::format("= '{}': it is 'balanced' or XxYxZ with each of X, Y "
+                                       "and Z at least 1 (8x8x8)",
+                                       grid)));
+    }
+    const int x = std::stoi(side[1]), y = std::stoi(side[2]), z = std::stoi(side[3]);
+    if (int64_t{x} * y * z != job->ranks()) {
+      throw InputError(ParamRegistry::instance().refusal(
+          "workload.grid", fmt::format("= '{}' holds {} ranks; the job has {}", grid,
+                                       int64_t{x} * y * z, job->ranks())));
+    }
+    cfg.grid = {x, y, z};
+  }
   const uint64_t face = uint64_t(cfg.cells) * cfg.cells * cfg.bytes_per_cell;
   const uint64_t halo = fw::motifs::halo_bytes_per_rank(cfg);
   if (halo > (uint64_t{32} << 20)) {
@@ -51,7 +77,7 @@ HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
   install_ranks(m, job, [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives&) {
     fw::motifs::halo3d(comm, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
   });
-  const auto dims = fw::motifs::grid_dims(job->ranks());
+  const auto dims = cfg.grid[0] > 0 ? cfg.grid : fw::motifs::grid_dims(job->ranks());
   m.results = [job, timing, dims, face, cfg] {
     nlohmann::json r = motif_json(*job, *timing);
     r["grid"] = fmt::format("{}x{}x{}", dims[0], dims[1], dims[2]);
