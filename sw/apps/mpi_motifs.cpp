@@ -154,10 +154,14 @@ uint64_t halo_bytes_per_rank(const HaloConfig& cfg) {
   return total;
 }
 
+std::array<int, 3> halo_grid(const HaloConfig& cfg, int ranks) {
+  return cfg.grid[0] > 0 ? cfg.grid : grid_dims(ranks);
+}
+
 void halo3d(mpi::Comm& comm, const HaloConfig& cfg, Timing& out) {
   Hal& hal = comm.hal();
   const int r = comm.rank();
-  const auto msgs = halo_messages(cfg, cfg.grid[0] > 0 ? cfg.grid : grid_dims(comm.size()), r);
+  const auto msgs = halo_messages(cfg, halo_grid(cfg, comm.size()), r);
   std::vector<uint64_t> offset;
   uint64_t at = 0;
   for (const auto& m : msgs) {

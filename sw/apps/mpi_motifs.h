@@ -65,6 +65,8 @@ struct HaloConfig {
   // Ranks along x, y and z, x fastest (their product is the job's ranks); all 0: grid_dims().
   std::array<int, 3> grid{0, 0, 0};
 };
+// The grid halo3d lays `ranks` out on: cfg.grid if given, else grid_dims(ranks).
+std::array<int, 3> halo_grid(const HaloConfig& cfg, int ranks);
 // The bytes halo3d sends to one neighbour per iteration, over all of them.
 uint64_t halo_bytes_per_rank(const HaloConfig& cfg);
 void halo3d(mpi::Comm& comm, const HaloConfig& cfg, Timing& out);

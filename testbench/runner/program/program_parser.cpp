@@ -191,7 +191,6 @@ class Parser {
     const Token& w = next();
     Stmt s;
     s.pos = w.pos;
-    s.label = fmt::format("{}:{} {}", file_, w.pos.line, w.text);
     if (w.kind == Token::Name && is("=")) {
       // NAME = isend|irecv ...
       s.request = new_name(w, "a request name");
@@ -213,6 +212,7 @@ class Parser {
       }
       throw ProgramError(w.pos, fmt::format("unknown statement {}", describe(w)));
     }
+    s.label = fmt::format("{}:{} {}", file_, w.pos.line, w.text);
     s.op = kStatements.at(w.text);
     switch (s.op) {
       case Op::Compute:

@@ -77,7 +77,7 @@ HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
   install_ranks(m, job, [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives&) {
     fw::motifs::halo3d(comm, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
   });
-  const auto dims = cfg.grid[0] > 0 ? cfg.grid : fw::motifs::grid_dims(job->ranks());
+  const auto dims = fw::motifs::halo_grid(cfg, job->ranks());
   m.results = [job, timing, dims, face, cfg] {
     nlohmann::json r = motif_json(*job, *timing);
     r["grid"] = fmt::format("{}x{}x{}", dims[0], dims[1], dims[2]);
