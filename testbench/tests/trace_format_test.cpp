@@ -32,6 +32,10 @@ struct Traced {
   std::map<std::string, size_t> spans;  // span name -> complete spans ("X")
   size_t events = 0;
   std::vector<std::string> problems;  // rules broken
+  size_t spans_named(const std::string& name) const {
+    const auto it = spans.find(name);
+    return it == spans.end() ? 0 : it->second;
+  }
 };
 
 // A component kind from an event and the thread it is on ("" for none we name).
@@ -248,12 +252,12 @@ TEST(TraceFormat, ProgramStatementsAreSpansNamedByLine) {
   const Traced t =
       traced_run("program_ring", {"torus.network.x=2", "torus.network.y=2", "torus.network.z=1"});
   for (const char* s : {"ring.txt:15 wait", "ring.txt:16 wait", "ring.txt:17 compute"}) {
-    EXPECT_EQ(t.spans.count(s) ? t.spans.at(s) : 0, 4u * 8u) << s;
+    EXPECT_EQ(t.spans_named(s), 4u * 8u) << s;
   }
   // Even ranks post the receive on line 9, odd ranks on line 13.
-  EXPECT_EQ(t.spans.count("ring.txt:9 irecv") ? t.spans.at("ring.txt:9 irecv") : 0, 2u * 8u);
-  EXPECT_EQ(t.spans.count("ring.txt:13 irecv") ? t.spans.at("ring.txt:13 irecv") : 0, 2u * 8u);
-  EXPECT_EQ(t.spans.count("program iteration") ? t.spans.at("program iteration") : 0, 4u * 8u);
+  EXPECT_EQ(t.spans_named("ring.txt:9 irecv"), 2u * 8u);
+  EXPECT_EQ(t.spans_named("ring.txt:13 irecv"), 2u * 8u);
+  EXPECT_EQ(t.spans_named("program iteration"), 4u * 8u);
 }
 
 // A window and a track pattern still leave a trace that keeps every rule: async spans cut by
