@@ -17,11 +17,11 @@ namespace mfc = hybrid::amap::mfc;
 using sc_core::sc_time;
 
 constexpr uint32_t kEibBlock = 128;  // transfers never cross a 128-byte EA boundary
-Mfc::Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes)
+Mfc::Mfc(sc_core::sc_module_name name, int initiator_id, uint64_t local_store_bytes)
     : sc_module(name),
       ea_port("ea_port"),
       ls_port("ls_port"),
-      spu_(spu),
+      irq(std::string(this->name()) + ".irq"),
       ls_bytes_(local_store_bytes),
       regs_("regs", sc_time(2, sc_core::SC_NS)),
       stats_(this->name()),
@@ -43,7 +43,7 @@ Mfc::Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes)
     // Workers never return, and a thread's stack is discarded without unwinding at the end
     // of simulation: the module owns each worker's payload so it is destroyed properly.
     auto& txn = *worker_payloads_.emplace_back(std::make_unique<TaggedPayload<InitiatorExt>>());
-    txn.ext.initiator_id = spu.core_index();  // transfers act for the SPU that queued them
+    txn.ext.initiator_id = initiator_id;
     sc_core::sc_spawn_options opts;
     opts.set_stack_size(kWorkerStack);
     sc_core::sc_spawn([this, &txn] { worker(txn.gp); }, sc_core::sc_gen_unique_name("worker"),
@@ -193,8 +193,8 @@ void Mfc::complete(Command& c) {
   queue_.remove_if([&c](const Command& x) { return &x == &c; });
   queue_depth_.set(static_cast<int64_t>(queue_.size()), now);
   TransactionTrace::instance().count(depth_track_, now, static_cast<double>(queue_.size()));
-  spu_.raise_irq(mfc::kIrqQueueSpace);
-  if (--tag_outstanding_[tag] == 0) spu_.raise_irq(mfc::kIrqTagGroup);
+  irq.raise(mfc::kIrqQueueSpace);
+  if (--tag_outstanding_[tag] == 0) irq.raise(mfc::kIrqTagGroup);
 }
 
 }  // namespace hs::cell

@@ -4,7 +4,8 @@
 // moves up to 16 KiB, split into transfers that never cross a 128-byte boundary of the
 // effective address. `outstanding` transfers are in flight at once, so bandwidth is set by
 // whichever is tighter: the EIB and memory, or transfers in flight over their latency.
-// Commands complete per tag group; completions and freed queue entries interrupt the SPU.
+// Commands complete per tag group; completions and freed queue entries raise `irq` (bound to
+// the SPU).
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <array>
@@ -17,8 +18,8 @@
 #include <tlm>
 #include <vector>
 
-#include "hw/cpu/core.h"
 #include "tlm/bus/register_file.h"
+#include "tlm/irq/interrupt_pin.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 
@@ -29,7 +30,10 @@ class Mfc : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Mfc> ea_port;  // to the EIB
   tlm_utils::simple_initiator_socket<Mfc> ls_port;  // to the SPE's local store
 
-  Mfc(sc_core::sc_module_name name, Core& spu, uint64_t local_store_bytes);
+  IrqOut irq;  // amap::mfc::kIrqTagGroup, kIrqQueueSpace
+
+  // `initiator_id`: the SPU's core index (transfers act for the SPU that queued them).
+  Mfc(sc_core::sc_module_name name, int initiator_id, uint64_t local_store_bytes);
   RegisterFile& registers() { return regs_; }
 
   // Progress observers (a workload measuring its steady state): a transfer's bytes once its
@@ -64,7 +68,6 @@ class Mfc : public sc_core::sc_module {
   void complete(Command& c);
   uint32_t tag_status() const;
 
-  Core& spu_;
   uint64_t ls_bytes_;
   RegisterFile regs_;
   uint32_t staged_lsa_ = 0, staged_size_ = 0, staged_tag_ = 0, tag_mask_ = 0, error_ = 0;

@@ -265,7 +265,7 @@ uint32_t Core::take_irqs(uint32_t mask, const sc_time& start) {
   if (taken == 0) return 0;
   irq_pending_ &= ~mask;
   ++irqs_taken_;
-  for (auto& ack : acks_) ack(taken);
+  IrqIn::taken(taken);
   return taken;
 }
 

@@ -1,6 +1,7 @@
 // A processor core that runs firmware in its own thread and implements the firmware HAL:
 // loads, stores and register accesses become bus transactions on `bus`; compute() spends
-// cycles of the core's clock; interrupts are latched lines that devices raise.
+// cycles of the core's clock; interrupts are latched lines that devices raise on the core's
+// interrupt input (the core is an IrqIn: pins bind to it, tlm/irq/interrupt_pin.h).
 //
 // Interrupt faults (off by default) act on the core's interrupt input, the one place every
 // source's interrupt passes: `irq_drop_*` loses an interrupt, `irq_late_*` delivers it
@@ -27,6 +28,7 @@
 
 #include "sw/hal/hal.h"
 #include "tlm/fault/fault_injector.h"
+#include "tlm/irq/interrupt_pin.h"
 #include "tlm/kernel/fiber.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
@@ -36,7 +38,7 @@ namespace hs {
 
 using Firmware = std::function<void(fw::Hal&)>;
 
-class Core : public sc_core::sc_module, public fw::Hal {
+class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
  public:
   tlm_utils::simple_initiator_socket<Core> bus;
 
@@ -59,15 +61,6 @@ class Core : public sc_core::sc_module, public fw::Hal {
   std::string open_phases() const;
   uint64_t compute_cycles() const { return compute_cycles_.value; }
   uint64_t register_accesses() const { return reg_accesses_.value; }
-
-  // Raised by devices and interrupt controllers (hardware wiring, not firmware).
-  void raise_irq(unsigned line);
-  // Hardware wiring back to a source that latches what it raised (an interrupt controller):
-  // told the lines this core takes, so the source clears its latch.
-  void on_irq_taken(std::function<void(uint32_t lines)> ack) { acks_.push_back(std::move(ack)); }
-  // The source retracts `lines` (its latch was cleared by a register write): a pending or
-  // late interrupt on them is not taken.
-  void withdraw_irq(uint32_t lines);
 
   // fw::Hal
   void load(uint64_t addr, void* dst, size_t len) override;
@@ -96,6 +89,12 @@ class Core : public sc_core::sc_module, public fw::Hal {
   void check(bool ok, const char* check, const std::string& message) override;
 
  private:
+  // IrqIn: a line raised on a pin bound to this core; lines a source retracts (its latch was
+  // cleared by a register write), so a pending or late interrupt on them is not taken. Lines
+  // the core takes are reported back to the pins (IrqIn::taken).
+  void raise_irq(unsigned line) override;
+  void withdraw_irq(uint32_t lines) override;
+
   struct Abort {};  // unwinds the firmware after fail()
   void end_of_elaboration() override;
   void run();
@@ -128,7 +127,6 @@ class Core : public sc_core::sc_module, public fw::Hal {
   std::unique_ptr<Fiber> fiber_;
   uint32_t irq_pending_ = 0;
   sc_core::sc_event irq_event_;
-  std::vector<std::function<void(uint32_t)>> acks_;
   std::unique_ptr<FaultInjector> irq_drop_, irq_late_;
   sc_core::sc_time irq_late_delay_;
   struct LateIrq {

@@ -15,17 +15,20 @@ InterruptController::InterruptController(sc_core::sc_module_name name,
   latched_.assign(cores.size(), 0);
   for (size_t c = 0; c < cores.size(); ++c) {
     Core* core = cores[c];
-    core->on_irq_taken([this, c](uint32_t lines) { latched_[c] &= ~lines; });
+    pins_.push_back(std::make_unique<IrqOut>(fmt::format("{}.irq{}", this->name(), c)));
+    IrqOut& pin = *pins_.back();
+    pin.bind(*core);
+    pin.on_taken([this, c](uint32_t lines) { latched_[c] &= ~lines; });
     regs_.define(
         c * kDoorbellStride + kStatusOffset, 4, fmt::format("status{}", c),
         [this, c] { return latched_[c]; },
-        [this, c, core](uint64_t clear) {
+        [this, c, &pin](uint64_t clear) {
           const auto lines = static_cast<uint32_t>(clear) & latched_[c];
           latched_[c] &= ~lines;
-          core->withdraw_irq(lines);
+          pin.withdraw(lines);
         });
     regs_.define(c * kDoorbellStride, 4, fmt::format("doorbell{}", c), nullptr,
-                 [this, c, core](uint64_t line) {
+                 [this, c, core, &pin](uint64_t line) {
                    if (line >= 32) {
                      CheckRegistry::instance().fail(
                          "MSI: doorbells name an interrupt line 0..31", this->name(),
@@ -36,7 +39,7 @@ InterruptController::InterruptController(sc_core::sc_module_name name,
                    }
                    ++raised_;
                    latched_[c] |= 1u << line;
-                   core->raise_irq(static_cast<unsigned>(line));
+                   pin.raise(static_cast<unsigned>(line));
                  });
   }
 }

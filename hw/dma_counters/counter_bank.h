@@ -27,6 +27,7 @@
 
 #include "hw/dma_counters/counter_registers.h"
 #include "hw/dma_counters/counter_timing.h"
+#include "tlm/irq/interrupt_pin.h"
 
 namespace hs::counters {
 
@@ -111,6 +112,11 @@ inline bool feel(const RegisterAccess& a, sc_core::sc_time& delay) {
 // What a DMA engine needs from a counter bank, whichever implementation sits behind it.
 class CounterBank {
  public:
+  // `irq`: line g rises when group g's interrupt line rises (tlm/irq/interrupt_pin.h). A bank
+  // tested alone may leave it unbound: its interrupts then go nowhere.
+  IrqOut irq;
+
+  explicit CounterBank(const std::string& name) : irq(name + ".irq") {}
   virtual ~CounterBank() = default;
   virtual const BankShape& shape() const = 0;
   virtual RegisterAccess read(uint32_t offset, unsigned width, uint64_t& value) = 0;
@@ -121,8 +127,6 @@ class CounterBank {
   virtual uint64_t base_address(uint32_t counter) const = 0;
   // The clock edges the bank's requests took (counts, slips and access waits, for statistics).
   virtual const CounterEdges& edges() const = 0;
-  // Called with the group whose interrupt line rose.
-  virtual void on_interrupt(std::function<void(uint32_t group)> fn) = 0;
   // Called after every counter-value write (checkers open a new transfer episode).
   virtual void on_value_write(std::function<void(uint32_t counter, uint32_t value)> fn) = 0;
 };

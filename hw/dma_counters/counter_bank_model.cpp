@@ -8,12 +8,13 @@ namespace hs::counters {
 
 CounterBankModel::CounterBankModel(const std::string& name, const BankShape& shape,
                                    const Clock& clock, const CounterTiming& timing)
-    : state_(shape),
+    : CounterBank(name),
+      state_(shape),
       timing_(timing),
       edges_(clock),
       stats_(name, edges_),
       interrupts_((name + "_irq").c_str(), [this](uint32_t& g) {
-        if (on_irq_) on_irq_(g);
+        if (irq.bound()) irq.raise(g);
       }) {}
 
 uint32_t CounterBankModel::lines() const {

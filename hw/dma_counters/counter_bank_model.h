@@ -31,7 +31,6 @@ class CounterBankModel final : public CounterBank {
                             uint32_t len) override;
   uint32_t value(uint32_t counter) const override { return state_.value(counter); }
   uint64_t base_address(uint32_t counter) const override { return state_.base_address(counter); }
-  void on_interrupt(std::function<void(uint32_t)> fn) override { on_irq_ = std::move(fn); }
   void on_value_write(std::function<void(uint32_t, uint32_t)> fn) override {
     on_value_write_ = std::move(fn);
   }
@@ -49,7 +48,6 @@ class CounterBankModel final : public CounterBank {
   CounterEdges edges_;
   CounterBankStats stats_;
   TimedQueue<uint32_t> interrupts_;
-  std::function<void(uint32_t)> on_irq_;
   std::function<void(uint32_t, uint32_t)> on_value_write_;
 };
 

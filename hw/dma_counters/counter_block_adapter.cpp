@@ -10,7 +10,8 @@ namespace hs::counters {
 CounterBlockAdapter::CounterBlockAdapter(const std::string& name,
                                          std::unique_ptr<CounterBlock> block, const Clock& clock,
                                          const CounterTiming& timing)
-    : block_(std::move(block)),
+    : CounterBank(name),
+      block_(std::move(block)),
       timing_(timing),
       edges_(clock),
       stats_(name, edges_),
@@ -78,7 +79,7 @@ void CounterBlockAdapter::wake(const Wake& w) {
   }
   rises_.front().second &= ~(1u << w.group);
   if (rises_.front().second == 0) rises_.pop_front();
-  if (on_irq_) on_irq_(w.group);
+  if (irq.bound()) irq.raise(w.group);
 }
 
 RegisterAccess CounterBlockAdapter::read(uint32_t offset, unsigned width, uint64_t& v) {

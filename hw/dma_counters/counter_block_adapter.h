@@ -48,7 +48,6 @@ class CounterBlockAdapter final : public CounterBank {
     ensure_reset();
     return uint64_t{block_->lookup(counter).base} << 4;
   }
-  void on_interrupt(std::function<void(uint32_t)> fn) override { on_irq_ = std::move(fn); }
   void on_value_write(std::function<void(uint32_t, uint32_t)> fn) override {
     on_value_write_ = std::move(fn);
   }
@@ -82,7 +81,6 @@ class CounterBlockAdapter final : public CounterBank {
   uint32_t last_level_ = 0, last_irq_ = 0;
   std::deque<std::pair<uint64_t, uint32_t>> rises_;  // (edge, groups whose irq rose there)
   TimedQueue<Wake> wakes_;
-  std::function<void(uint32_t)> on_irq_;
   std::function<void(uint32_t, uint32_t)> on_value_write_;
 };
 

@@ -45,7 +45,18 @@ namespace {
 // The same bank three ways: the C++ model, the adapter over the C++ cycle model, and the
 // adapter over the Verilated RTL.
 struct Trio {
+  // Records each bank's interrupts, as the wire to a core would see them.
+  struct Listener : IrqIn {
+    Listener(Trio& t, size_t i) : trio(t), bank(i) {}
+    void raise_irq(unsigned g) override {
+      trio.irqs[bank].emplace_back(hs::now().to_seconds() * 1e9, g);
+    }
+    void withdraw_irq(uint32_t) override {}
+    Trio& trio;
+    size_t bank;
+  };
   std::vector<std::unique_ptr<CounterBank>> banks;
+  std::vector<std::unique_ptr<Listener>> listeners;
   std::vector<std::vector<std::pair<double, uint32_t>>> irqs;  // (ns, group) per bank
   std::vector<sc_core::sc_time> waited;  // returned by register accesses, in all, per bank
 
@@ -59,8 +70,8 @@ struct Trio {
     banks.push_back(std::make_unique<CounterBlockAdapter>(
         n + "_rtl", VerilatedCounterBlock::create((n + "_block").c_str(), true), clock, timing));
     for (size_t i = 0; i < banks.size(); ++i) {
-      banks[i]->on_interrupt(
-          [this, i](uint32_t g) { irqs[i].emplace_back(hs::now().to_seconds() * 1e9, g); });
+      listeners.push_back(std::make_unique<Listener>(*this, i));
+      banks[i]->irq.bind(*listeners.back());
     }
   }
 };

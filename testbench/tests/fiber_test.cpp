@@ -172,12 +172,10 @@ TEST(FiberCore, KeepsTheTimingOfAThreadCoreRunningTheSameFirmware) {
   opts.dont_initialize();
   sc_core::sc_event at5;
   opts.set_sensitivity(&at5);
-  sc_core::sc_spawn(
-      [&] {
-        m.thread_core.raise_irq(3);
-        m.fiber_core.raise_irq(3);
-      },
-      "irq", &opts);
+  IrqOut pin("test.irq");  // one wire to both cores
+  pin.bind(m.thread_core);
+  pin.bind(m.fiber_core);
+  sc_core::sc_spawn([&] { pin.raise(3); }, "irq", &opts);
   at5.notify(5, sc_core::SC_US);
   sc_core::sc_start();
   ASSERT_TRUE(m.thread_core.finished());

@@ -82,16 +82,16 @@ void TorusDma::start_of_simulation() {
 }
 
 TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network,
-                   const DmaConfig& cfg, std::function<void(unsigned)> raise_irq, int initiator_id)
+                   const DmaConfig& cfg, int initiator_id)
     : sc_module(name),
       bus("bus"),
       registers("registers"),
+      irq(std::string(this->name()) + ".irq"),
       node_(node),
       net_(network),
       trace_on_(TransactionTrace::instance().enabled()),
       cfg_(cfg),
       clock_(cfg.clock_hz),
-      raise_irq_(std::move(raise_irq)),
       inj_(cfg.injection_fifos),
       rec_(cfg.reception_fifos),
       arrivals_([this](Packet*& p) { take(p); }),
@@ -143,8 +143,10 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
   stats_.derived("counter_slipped", "requests",
                  "counter-bank requests that waited for a busy clock edge (one request per edge)",
                  [this] { return static_cast<double>(counter_slipped()); });
-  inj_counters_->on_interrupt([this](uint32_t g) { raise_irq_(injection_counter_irq(g)); });
-  rec_counters_->on_interrupt([this](uint32_t g) { raise_irq_(reception_counter_irq(g)); });
+  inj_irq_ = std::make_unique<IrqRenumber>(irq, injection_counter_irq);
+  rec_irq_ = std::make_unique<IrqRenumber>(irq, reception_counter_irq);
+  inj_counters_->irq.bind(*inj_irq_);
+  rec_counters_->irq.bind(*rec_irq_);
   txn_.ext.initiator_id = initiator_id;
   rx_txn_.ext.initiator_id = initiator_id;
   registers.register_b_transport(this, &TorusDma::b_transport);
@@ -180,7 +182,7 @@ const char* TorusDma::check_name(Error code) {
 void TorusDma::fail(Error code, const std::string& why) {
   error_ = code;
   ++errors_;
-  raise_irq_(kErrorIrq);
+  irq.raise(kErrorIrq);
   CheckRegistry::instance().fail(check_name(code), name(), why);
 }
 
@@ -213,7 +215,7 @@ void TorusDma::halt_on_bus_error(uint64_t addr, const std::string& why) {
   ++errors_;
   error_fifo_ = step_fifo_;
   halt_.halt(inj_[step_fifo_].head, addr, why, trace_on_ ? fifo_track(step_fifo_) : -1);
-  raise_irq_(kErrorIrq);
+  irq.raise(kErrorIrq);
 }
 
 bool TorusDma::injection_pending() const {
@@ -698,7 +700,7 @@ void TorusDma::complete(Packet*& p) {
         --r.writing;
         --r.reserved;
         ++received_memfifo_;
-        if (r.config & kConfigIrq) raise_irq_(reception_fifo_irq(p->fifo));
+        if (r.config & kConfigIrq) irq.raise(reception_fifo_irq(p->fifo));
       }
       break;
     case PacketKind::RemoteGet:

@@ -88,8 +88,10 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   tlm_utils::simple_target_socket<TorusDma> registers;  // MMIO window, kRegisterSpan bytes
 
   SC_HAS_PROCESS(TorusDma);
+  IrqOut irq;  // the lines of torus_dma_interface.h, to the node's cores
+
   TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network, const DmaConfig& cfg,
-           std::function<void(unsigned line)> raise_irq, int initiator_id);
+           int initiator_id);
 
   counters::CounterBank& injection_counters() { return *inj_counters_; }
   counters::CounterBank& reception_counters() { return *rec_counters_; }
@@ -199,7 +201,7 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   std::vector<int> occupancy_tracks_;              // injection FIFOs, then reception FIFOs
   DmaConfig cfg_;
   Clock clock_;
-  std::function<void(unsigned)> raise_irq_;
+  std::unique_ptr<IrqRenumber> inj_irq_, rec_irq_;            // counter groups to their lines
   std::vector<counters::VerilatedCounterBlock*> rtl_traces_;  // RTL banks in the waveform
   std::unique_ptr<counters::CounterBank> inj_counters_, rec_counters_;
   std::vector<InjFifo> inj_;

@@ -30,12 +30,8 @@ ComputeNode::ComputeNode(sc_core::sc_module_name name, int node, TorusNetwork& n
   // The node's interrupt controller presents the DMA's lines to every core: a rank on any core
   // waits on the lines of its own reception FIFO and counter groups, and the others' stay
   // latched unheeded on its core.
-  dma = std::make_unique<dma::TorusDma>(
-      "dma", node, network, dma_cfg,
-      [this](unsigned line) {
-        for (auto& c : core_list) c->raise_irq(line);
-      },
-      static_cast<int>(cores));
+  dma = std::make_unique<dma::TorusDma>("dma", node, network, dma_cfg, static_cast<int>(cores));
+  for (auto& c : core_list) dma->irq.bind(*c);
   dma->bus.bind(bus->upstream);
   bus->attach(dma->registers, amap::kDmaRegs, dma::kRegisterSpan, "dma");
 }
