@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/cell/spe_interface.h"
 #include "hw/hybrid/address_map.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/trace/transaction_trace.h"
@@ -18,16 +19,27 @@ CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_in
   clock_hz = p.real("clock", 3.2e9, "Hz", "PPE and SPU clock (the EIB runs at half)",
                     Range::between(1e8, 1e10));
   const auto spe_count = p.integer("spes", 8, "", "SPEs on this accelerator", Range::between(1, 8));
+  // IBM's Cell blades run their timebase at 14.318 MHz (a PlayStation 3 at 79.8 MHz).
+  timebase_hz =
+      p.real("timebase", 14.318e6, "Hz", "timebase: the rate the SPU decrementers count at",
+             Range::between(1e3, 1e10));
   eib = std::make_unique<Eib>("eib", clock_hz);
+  eib->set_snoop(&reservations);
   // PowerXCell 8i: 25.6 GB/s DDR2 memory interface.
   dram = std::make_unique<Memory>("dram",
                                   MemoryDefaults{uint64_t{4} << 30, 90.0, 25.6, amap::kAccDramMax});
   ppe = std::make_unique<Core>("ppe", clock_hz, first_core_index);
   eib->connect(ppe->bus, Element::PPE);
+  ppe_irq_.bind(*ppe);
   eib->attach(dram->socket, amap::kAccDram, dram->size(), "dram", Element::MIC);
   for (int s = 0; s < spe_count; ++s) {
     auto spe =
-        std::make_unique<Spe>(fmt::format("spe{}", s).c_str(), clock_hz, first_core_index + 1 + s);
+        std::make_unique<Spe>(fmt::format("spe{}", s).c_str(), clock_hz, first_core_index + 1 + s,
+                              spe_element(s), reservations, timebase_hz);
+    // The SPE's class-2 interrupt reaches the PPE on the SPE's own line.
+    ppe_lines_.push_back(
+        std::make_unique<IrqRenumber>(ppe_irq_, [s](unsigned) { return spe::ppe_line(s); }));
+    spe->channels.ppe_irq.bind(*ppe_lines_.back());
     eib->connect(spe->mfc.ea_port, spe_element(s));
     eib->attach(spe->local_bus.upstream, amap::acc_spe(s), amap::kAccSpeStride,
                 fmt::format("spe{}", s), spe_element(s));

@@ -1,7 +1,9 @@
 // A Cell Broadband Engine accelerator: the PPE, up to 8 SPEs, the EIB joining them to the
 // memory controller (its DRAM) and the I/O interfaces, and an interrupt controller. Each sits
 // at its element of the EIB (eib.h): SPE n at SPEn, the DRAM at the MIC, the interrupt
-// controller with the PPE, the DMA engine (on the I/O bridge) at IOIF0. Links to the host
+// controller with the PPE, the DMA engine (on the I/O bridge) at IOIF0. Every SPE interrupts
+// the PPE on its own line (spe::ppe_line), and the SPEs' atomic units keep their lock lines
+// in one table every EIB access is snooped against (lock_line.h). Links to the host
 // attach at an I/O interface (attach_host_link): their outbound side as a window, their
 // inbound side as an EIB master.
 #pragma once
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "hw/cell/eib.h"
+#include "hw/cell/lock_line.h"
 #include "hw/cell/spe.h"
 #include "hw/cpu/core.h"
 #include "hw/cpu/interrupt_controller.h"
@@ -35,12 +38,18 @@ class CellAccelerator : public sc_core::sc_module {
   std::vector<Core*> cores();  // PPE first, then each SPU
 
   double clock_hz;
+  double timebase_hz;  // the SPUs' decrementers count at this rate
+  LockLineReservations reservations;
   std::unique_ptr<Eib> eib;
   std::unique_ptr<Memory> dram;
   std::unique_ptr<Core> ppe;
   std::vector<std::unique_ptr<Spe>> spes;
   std::unique_ptr<InterruptController> irq;
   std::unique_ptr<dma::DmaEngine> dma;  // null when the node places no engine here
+
+ private:
+  IrqOut ppe_irq_{"ppe_irq"};                            // the SPEs' interrupts to the PPE
+  std::vector<std::unique_ptr<IrqRenumber>> ppe_lines_;  // SPE n's line 0 -> spe::ppe_line(n)
 };
 
 }  // namespace hs::cell

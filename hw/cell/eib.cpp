@@ -251,6 +251,10 @@ void Eib::before_target(const Route& route, tlm::tlm_generic_payload& gp, sc_tim
   arbiter_->retire_before(bus_clock_.cycle_at(now));
   const uint64_t bytes = gp.get_data_length();
   const uint64_t ready = bus_clock_.cycle_at_or_after(now + delay);
+  if (snoop_) {
+    snoop_->snoop(master_at_[static_cast<size_t>(route.from)], gp.get_address(), bytes,
+                  gp.is_write());
+  }
   // A read reaches its target once its first command is through the command phase; its data
   // moves after the target answered (after_target).
   const uint64_t done =

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "hw/cell/eib_arbiter.h"
+#include "hw/cell/lock_line.h"
 #include "tlm/bus/router.h"
 #include "tlm/timing/clock.h"
 
@@ -48,6 +49,9 @@ class Eib : public Router {
   // Maps [base, base + size) to `target`, which sits at `element`.
   void attach(TargetSocket& target, uint64_t base, uint64_t size, const std::string& window_name,
               Element element);
+
+  // Shown every access at the moment the EIB performs it (the atomic units' lock lines).
+  void set_snoop(EibSnoop* snoop) { snoop_ = snoop; }
 
   double peak_bytes_per_second() const;           // the command bus's limit
   double ring_capacity_bytes_per_second() const;  // every ring full with disjoint transfers
@@ -83,6 +87,7 @@ class Eib : public Router {
   uint32_t arbitration_cycles_;
   int transfers_per_ring_;
   std::unique_ptr<EibArbiter> arbiter_;
+  EibSnoop* snoop_ = nullptr;
   std::vector<Element> master_at_;                // by upstream port
   std::vector<Element> target_at_;                // by downstream port
   std::vector<sc_core::sc_time> time_by_cycles_;  // data-phase lengths

@@ -1,43 +1,105 @@
 // The SPE's Memory Flow Controller: the DMA engine between its local store and the EIB.
 //
-// The SPU programs commands through registers (amap::mfc). Up to 16 commands queue; each
-// moves up to 16 KiB, split into transfers that never cross a 128-byte boundary of the
-// effective address. `outstanding` transfers are in flight at once, so bandwidth is set by
-// whichever is tighter: the EIB and memory, or transfers in flight over their latency.
-// Commands complete per tag group; completions and freed queue entries raise `irq` (bound to
-// the SPU).
+// Two command queues, one per issuer: the SPU's (16 entries, written through its channels)
+// and the proxy queue (8 entries, written into the SPE's problem state by the PPE or any
+// other master). A full SPU queue stalls the SPU's command write (its channel count is 0); a
+// full proxy queue refuses the command with a status the writer reads and retries on. The
+// opcodes, the size and alignment rules and the ordering rules are in mfc_command.h; a
+// command that breaks a rule fails the run with an error naming the SPE, the command and the
+// rule (a list element by its index).
+//
+// The DMA controller: `outstanding` transfers are in flight at once. Whenever one is free it
+// takes the next piece of the oldest command its queue's ordering lets start (the queues
+// alternate when both have work): a piece never crosses a 128-byte boundary of the effective
+// address. A list command reads each element from the local store (one 8-byte read) when it
+// reaches it; an element with the stall-and-notify bit stops the list once the element has
+// landed until the SPU acknowledges (except on the last element, where the command simply
+// completes). Each piece crosses the EIB and the local store's port as any access does, so
+// bandwidth is whichever is tighter: the EIB and memory, or pieces in flight over their
+// latency. A command completes when its last piece has landed; a tag group is complete when
+// its queue holds none of its commands.
+//
+// What it tells the SPU (through MfcListener, which the SPE wires to its channels): the
+// SPU's queue has a free entry, a tag-status request is satisfied, a list stalled; and the
+// PPE: a proxy tag-group query is satisfied.
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <list>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
-#include "tlm/bus/register_file.h"
-#include "tlm/irq/interrupt_pin.h"
+#include "hw/cell/atomic_unit.h"
+#include "hw/cell/mfc_command.h"
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 
 namespace hs::cell {
+
+class MfcListener {
+ public:
+  virtual ~MfcListener() = default;
+  virtual void channel_ready(unsigned channel) = 0;  // its count became non-zero
+  virtual void raise_events(uint32_t events) = 0;    // SPU event bits (spe_interface.h)
+  virtual void proxy_query_done() = 0;               // the proxy tag-group query is satisfied
+};
 
 class Mfc : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Mfc> ea_port;  // to the EIB
   tlm_utils::simple_initiator_socket<Mfc> ls_port;  // to the SPE's local store
 
-  IrqOut irq;  // amap::mfc::kIrqTagGroup, kIrqQueueSpace
+  // `spe_name` names the SPE in errors; `initiator_id` marks the MFC's bus accesses.
+  Mfc(sc_core::sc_module_name name, const std::string& spe_name, double spu_clock_hz,
+      Element element, LockLineReservations& reservations, int initiator_id,
+      uint64_t local_store_bytes);
+  void set_listener(MfcListener* l) { listener_ = l; }
+  AtomicUnit& atomic_unit() { return *atomic_; }
 
-  // `initiator_id`: the SPU's core index (transfers act for the SPU that queued them).
-  Mfc(sc_core::sc_module_name name, int initiator_id, uint64_t local_store_bytes);
-  RegisterFile& registers() { return regs_; }
+  // A command as its issuer wrote it: the command word (classes above bit 16, opcode below),
+  // the local-store address, the effective address (for a list: the elements' high word and
+  // the list's local-store address), the size (for a list: the list's bytes) and the tag.
+  struct Request {
+    uint32_t command_word;
+    uint32_t lsa;
+    uint64_t ea;
+    uint32_t size;
+    uint32_t tag;
+  };
+  // The SPU's command (its channel write; the SPU waits for a free entry first). A command
+  // that breaks a rule fails the run and is dropped.
+  void spu_command(const Request& r);
+  // A proxy command: spe::ps::kCmdEnqueued, kCmdQueueFull (not queued: retry) or kCmdInvalid
+  // (breaks a rule: the run fails).
+  uint32_t proxy_command(const Request& r);
+  uint32_t free_entries(MfcIssuer issuer) const;
+  bool queue_empty(MfcIssuer issuer) const;
+  // Tag groups with nothing outstanding in the issuer's queue: bit t for tag t.
+  uint32_t complete_tags(MfcIssuer issuer) const;
 
-  // Progress observers (a workload measuring its steady state): a transfer's bytes once its
-  // data has landed; a command's enqueue and completion times once its last transfer has.
+  // The SPU's tag-group status (channels MFC_WrTagMask, MFC_WrTagUpdate, MFC_RdTagStat).
+  void set_tag_mask(uint32_t mask) { tag_mask_ = mask; }
+  uint32_t tag_mask() const { return tag_mask_; }
+  void request_tag_update(uint32_t mode);
+  bool tag_status_ready() const { return tag_status_ready_; }
+  uint32_t take_tag_status();
+  // The proxy's tag-group query (Prxy_QueryMask, Prxy_QueryType: 0 none, 1 any, 2 all).
+  void set_proxy_query_mask(uint32_t mask) { proxy_query_mask_ = mask; }
+  uint32_t proxy_query_mask() const { return proxy_query_mask_; }
+  void set_proxy_query_type(uint32_t type);
+  uint32_t proxy_query_type() const { return proxy_query_type_; }
+  // List stall-and-notify (MFC_RdListStallStat, MFC_WrListStallAck).
+  bool list_stall_ready() const { return stall_status_ != 0; }
+  uint32_t take_list_stall_status();
+  void ack_list_stall(uint32_t tag);
+
+  // Progress observers (a workload measuring its steady state): a piece's bytes once its
+  // data has landed; a command's enqueue and completion times once its last piece has.
   using TransferWatch = std::function<void(uint32_t bytes, const sc_core::sc_time& at)>;
   using CommandWatch =
       std::function<void(const sc_core::sc_time& issued, const sc_core::sc_time& done)>;
@@ -47,36 +109,83 @@ class Mfc : public sc_core::sc_module {
  private:
   struct Command {
     uint64_t id;
-    uint32_t opcode, lsa, size, tag;
+    MfcIssuer issuer;
+    uint32_t opcode;
+    MfcOpcode op;
+    uint32_t lsa, size, tag;
     uint64_t ea;
-    uint32_t transfers_left;
     sc_core::sc_time issued;
+    bool faulted = false;    // broke a rule mid-way: never completes (the run has failed)
+    uint32_t in_flight = 0;  // pieces (and element fetches) under way
+    // A plain command: bytes handed out so far. A list: the element being moved.
+    uint32_t done_bytes = 0;
+    uint32_t elem_index = 0;  // elements fetched so far
+    uint32_t elem_lsa = 0, elem_size = 0;
+    uint64_t elem_ea = 0;
+    bool elem_stall = false;      // it has the stall-and-notify bit (and is not the last)
+    sc_core::sc_time elem_ready;  // when the element's fetch lands
+    uint32_t running_lsa = 0;     // the next element's local-store address (before its offset)
+    bool stall_armed = false;     // a stall-and-notify element is fully handed out
+    bool stall_told = false;      // ... has landed and the SPU was told
+    uint32_t elements() const { return size / 8; }
   };
-  struct Transfer {
+  struct Queue {
+    MfcIssuer issuer;
+    uint32_t capacity;
+    std::list<Command> commands;  // issue order; stable addresses while pieces are in flight
+    uint32_t startable = 0;       // bit i: the i-th command may start (mfc_command.h)
+    std::array<uint32_t, spe::kTags> outstanding{};
+    Occupancy* depth;
+    int depth_track;
+  };
+  struct Piece {
     Command* cmd;
-    uint32_t offset, len;
+    uint32_t lsa, len;
+    uint64_t ea;
+    sc_core::sc_time not_before;  // its list element's fetch lands then
   };
 
-  void enqueue(uint32_t opcode);
-  // Returns an error description, or "" if the staged command is valid.
-  std::string validate(uint32_t opcode) const;
+  std::string check(const Request& r, MfcIssuer issuer, MfcOpcode& op) const;
+  void fail(const Command& c, const std::string& rule) const;
+  void fail_request(const Request& r, MfcIssuer issuer, const std::string& rule) const;
+  void enqueue(Queue& q, const Request& r, const MfcOpcode& op);
+  void update_startable(Queue& q);
+  bool has_work(const Command& c) const;
+  Command* choose();
+  // Hands out `c`'s next piece (false if it has none now: list elements of size 0, or a
+  // stall); list element reads add to `delay`.
+  bool next_piece(Command& c, Piece& p, sc_core::sc_time& delay, tlm::tlm_generic_payload& gp);
+  bool fetch_element(Command& c, sc_core::sc_time& delay, tlm::tlm_generic_payload& gp);
   void worker(tlm::tlm_generic_payload& gp);
-  // One half of a transfer at the worker's local time (now + delay); advances delay.
-  void move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command cmd, uint64_t addr,
+  bool move(tlm_utils::simple_initiator_socket<Mfc>& port, tlm::tlm_command cmd, uint64_t addr,
             uint8_t* data, uint32_t len, const Command& c, tlm::tlm_generic_payload& gp,
             sc_core::sc_time& delay);
+  // After a piece landed (or a command with no pieces became startable): stall notification
+  // and completion.
+  void settle(Command& c);
+  void settle_all();
   void complete(Command& c);
-  uint32_t tag_status() const;
+  void evaluate_tag_update();
+  void evaluate_proxy_query();
+  Queue& queue_of(MfcIssuer issuer) { return issuer == MfcIssuer::Spu ? spu_queue_ : proxy_queue_; }
+  const Queue& queue_of(MfcIssuer issuer) const {
+    return issuer == MfcIssuer::Spu ? spu_queue_ : proxy_queue_;
+  }
 
+  std::string spe_name_;
   uint64_t ls_bytes_;
-  RegisterFile regs_;
-  uint32_t staged_lsa_ = 0, staged_size_ = 0, staged_tag_ = 0, tag_mask_ = 0, error_ = 0;
-  uint64_t staged_ea_ = 0;
+  MfcListener* listener_ = nullptr;
+  std::unique_ptr<AtomicUnit> atomic_;
   uint64_t next_id_ = 0;
-  std::list<Command> queue_;  // stable addresses while transfers are in flight
-  std::deque<Transfer> transfers_;
-  sc_core::sc_event transfer_ready_;
-  std::array<uint32_t, 32> tag_outstanding_{};
+  Queue spu_queue_, proxy_queue_;
+  bool proxy_first_ = false;  // which queue the controller looks at first (they alternate)
+  sc_core::sc_event work_;
+  uint32_t tag_mask_ = 0;
+  uint32_t tag_update_ = 0;  // pending request: 0 none, else 1 + mode
+  bool tag_status_ready_ = false;
+  uint32_t tag_status_ = 0;
+  uint32_t proxy_query_mask_ = 0, proxy_query_type_ = 0;
+  uint32_t stall_status_ = 0;  // tags whose lists stalled, not yet read
   std::vector<std::unique_ptr<TaggedPayload<InitiatorExt>>> worker_payloads_;
   std::vector<TransferWatch> transfer_watches_;
   std::vector<CommandWatch> command_watches_;
@@ -84,13 +193,18 @@ class Mfc : public sc_core::sc_module {
   StatGroup stats_;
   Counter& gets_;
   Counter& puts_;
+  Counter& lists_;
+  Counter& list_elements_;
+  Counter& stalls_;
+  Counter& sndsigs_;
+  Counter& ordering_;
+  Counter& proxy_commands_;
+  Counter& proxy_full_;
   Counter& bytes_in_;
   Counter& bytes_out_;
   Counter& transfers_done_;
-  Occupancy& queue_depth_;
   Histogram& command_latency_;
-  int track_;        // commands: async spans (the queue runs several at once)
-  int depth_track_;  // commands in the queue
+  int track_;  // commands: async spans (the queues run several at once)
 };
 
 }  // namespace hs::cell

@@ -45,29 +45,15 @@ constexpr uint64_t host_via_ethernet(int link) {
   return kHostEthernetWindows + (uint64_t(link) << 48);
 }
 
-// ---- Inside an SPE (the SPU's own view; also offsets within acc_spe(n)) -------------------
+// ---- Inside an SPE ------------------------------------------------------------------------
+// SPE n's window in the accelerator's map (acc_spe(n)), as every EIB master sees it: its local
+// store, its problem-state and privileged-2 registers (hw/cell/spe_interface.h).
 constexpr uint64_t kSpeLocalStore = 0x0;
-constexpr uint64_t kSpeMfcRegs = 0x1000'0000;
-
-// MFC command registers (offsets from kSpeMfcRegs). The SPU programs a command by writing
-// LSA, EA, SIZE and TAG, then CMD, which enqueues it.
-namespace mfc {
-constexpr uint64_t kLsa = 0x00;         // local-store address (4 B)
-constexpr uint64_t kEa = 0x08;          // effective address on the EIB (8 B)
-constexpr uint64_t kSize = 0x10;        // bytes: 1, 2, 4, 8 or a multiple of 16 up to 16 KiB
-constexpr uint64_t kTag = 0x14;         // tag group 0..31
-constexpr uint64_t kCmd = 0x18;         // write kCmdGet / kCmdPut to enqueue
-constexpr uint64_t kQueueSpace = 0x1C;  // free command-queue entries (read)
-constexpr uint64_t kTagMask = 0x20;     // tag groups the SPU waits for
-constexpr uint64_t kTagStatus = 0x24;   // bit t set: tag group t has nothing outstanding (masked)
-constexpr uint64_t kError = 0x28;       // last rejected command's error code (read clears)
-constexpr uint32_t kCmdPut = 0x20;      // local store -> effective address
-constexpr uint32_t kCmdGet = 0x40;      // effective address -> local store
-constexpr unsigned kIrqTagGroup = 0;    // SPU interrupt line: a tag group completed
-constexpr unsigned kIrqQueueSpace = 1;  // SPU interrupt line: a queue entry freed
-constexpr uint32_t kMaxTransfer = 16 * 1024;
-constexpr uint32_t kQueueEntries = 16;
-}  // namespace mfc
+constexpr uint64_t kSpeProblemState = 0x4'0000;
+constexpr uint64_t kSpePriv2 = 0x6'0000;
+// The SPU's own view: its local store at 0 and, for it alone, its channels and run control.
+constexpr uint64_t kSpeChannels = 0x1000'0000;
+constexpr uint64_t kSpeControl = 0x1000'1000;
 
 // Interrupt doorbells: write the line number to kIrq + core * 8.
 constexpr uint64_t kDoorbellStride = 8;

@@ -18,7 +18,7 @@ void spu_program(Hal& hal, const Config& cfg, int spe) {
     const auto n =
         static_cast<uint32_t>(std::min<uint64_t>(cfg.command_bytes, cfg.bytes_per_spe - off));
     const uint32_t lsa = static_cast<uint32_t>((off / cfg.command_bytes) % 8) * cfg.command_bytes;
-    mfc::command(hal, cfg.to_host ? mfc::regs::kCmdPut : mfc::regs::kCmdGet, lsa,
+    mfc::command(hal, cfg.to_host ? mfc::op::kPut : mfc::op::kGet, lsa,
                  host + (off % (uint64_t{16} << 20)), n, 0);
   }
   mfc::wait_tags(hal, 1u);

@@ -97,7 +97,9 @@ TEST(HybridNode, MfcRejectsMisalignedCommand) {
   node->accelerators[0]->spes[0]->spu.set_firmware(
       [](fw::Hal& hal) { fw::mfc::put(hal, 8, amap::kAccDram + 0x1000, 64, 0); });
   sc_core::sc_start();
-  EXPECT_NE(first_violation().find("misaligned"), std::string::npos) << first_violation();
+  EXPECT_NE(first_violation().find("spe0: SPU command PUT"), std::string::npos)
+      << first_violation();
+  EXPECT_NE(first_violation().find("16-byte aligned"), std::string::npos) << first_violation();
 }
 
 TEST(HybridNode, SpuCannotReachMainMemoryDirectly) {
