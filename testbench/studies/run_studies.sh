@@ -8,6 +8,8 @@
 #   goodput and latency vs link error rate: PCIe (LCRC errors, replay) and the torus (CRC
 #   errors, retransmission)
 #   every protocol's goodput vs the error rate of the fault that reaches it (protocol_errors.sh)
+#   the Cell's programming interface: DMA latency vs size, a double-buffered stream's
+#   bandwidth vs its buffer size, an atomic counter's throughput vs the SPEs incrementing it
 #   MPI: halo3d and alltoall time per iteration vs machine size (halo3d up to 16x16x16, about
 #   a minute for that point; alltoall up to 8x8x8), and allreduce latency vs message size by
 #   algorithm
@@ -80,6 +82,25 @@ plot "$out/torus_crc_errors" --x torus.network.link_crc_error_rate \
   --out "$fig/torus_latency_vs_crc_errors.svg" \
   --xlabel "CRC error rate per link traversal" --ylabel "mean packet latency (ns)" \
   --title "4x4x4 torus, uniform traffic: latency vs link CRC error rate, by offered load"
+
+sweep cell_latency_size "$@"
+plot "$out/cell_latency_size" --x workload.bytes --y results:mean_latency_ns \
+  --group workload.target --where workload.direction=get --log-x --log-y \
+  --out "$fig/cell_dma_latency_vs_size.svg" --xlabel "command size (bytes)" \
+  --ylabel "GET latency, first channel write to tag status (ns)" \
+  --title "One SPE, one GET at a time: latency vs size, from memory and from SPE1's local store"
+
+sweep cell_stream_buffer "$@"
+plot "$out/cell_stream_buffer" --x workload.buffer_bytes --y results:aggregate_GBps \
+  --group workload.spes --log-x --out "$fig/cell_stream_vs_buffer.svg" \
+  --xlabel "each of the two buffers (bytes)" --ylabel "bandwidth from memory, all SPEs (GB/s)" \
+  --title "Double-buffered GET streams of 1 MiB per SPE: bandwidth vs buffer size, by SPEs"
+
+sweep cell_atomic_spes "$@"
+plot "$out/cell_atomic_spes" --x workload.spes --y results:increments_per_us \
+  --out "$fig/cell_atomic_vs_spes.svg" --xlabel "SPEs incrementing" \
+  --ylabel "increments per microsecond, all SPEs" \
+  --title "An atomic counter under GETLLAR/PUTLLC: throughput vs the SPEs contending"
 
 sweep mpi_allreduce_size "$@"
 plot "$out/mpi_allreduce_size" --x workload.bytes --y results:communication_ns_per_iteration \

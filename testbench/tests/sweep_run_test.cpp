@@ -403,7 +403,10 @@ TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
                                                 {"protocol_errors_torus_ami", 45},
                                                 {"mpi_allreduce_size", 18},
                                                 {"mpi_alltoall_scale", 7},
-                                                {"mpi_halo3d_scale", 4}};
+                                                {"mpi_halo3d_scale", 4},
+                                                {"cell_latency_size", 60},
+                                                {"cell_stream_buffer", 30},
+                                                {"cell_atomic_spes", 8}};
   for (const auto& [name, n] : points) {
     const std::string out = temp_path("study_" + name);
     auto r = hybridsim("sweep " + std::string(HYBRIDSIM_STUDY_DIR) + "/" + name +
