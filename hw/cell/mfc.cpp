@@ -193,6 +193,7 @@ void Mfc::enqueue(Queue& q, const Request& r, const MfcOpcode& op) {
   c.issued = now;
   c.running_lsa = r.lsa;
   ++q.outstanding[c.tag];
+  for (MfcObserver* o : observers_) o->queued(*this, q.issuer, c.id, c.tag, c.op.order);
   q.depth->set(static_cast<int64_t>(q.commands.size()), now);
   TransactionTrace::instance().count(q.depth_track, now, static_cast<double>(q.commands.size()));
   if (op.kind == MfcKind::Get) ++gets_;
@@ -257,6 +258,7 @@ void Mfc::evaluate_tag_update() {
   if (!met) return;
   tag_update_ = 0;
   tag_status_ = done;
+  for (MfcObserver* o : observers_) o->tag_status(*this, MfcIssuer::Spu, done);
   tag_status_ready_ = true;
   if (listener_) {
     listener_->channel_ready(spe::ch::kRdTagStat);
@@ -267,6 +269,12 @@ void Mfc::evaluate_tag_update() {
 void Mfc::set_proxy_query_type(uint32_t type) {
   proxy_query_type_ = std::min<uint32_t>(type, 2);
   evaluate_proxy_query();
+}
+
+uint32_t Mfc::read_proxy_tag_status() {
+  const uint32_t done = complete_tags(MfcIssuer::Proxy) & proxy_query_mask_;
+  for (MfcObserver* o : observers_) o->tag_status(*this, MfcIssuer::Proxy, done);
+  return done;
 }
 
 void Mfc::evaluate_proxy_query() {
@@ -402,6 +410,7 @@ void Mfc::worker(tlm::tlm_generic_payload& gp) {
       continue;
     }
     Command& c = *cp;
+    if (!c.started) start(c);
     ++c.in_flight;  // held while this worker works on it, element fetches included
     // Both halves of a piece run on the worker's local time; it synchronises once.
     sc_time delay = sc_core::SC_ZERO_TIME;
@@ -461,6 +470,7 @@ void Mfc::settle_all() {
         const bool may = q->startable >> i++ & 1;
         const bool nothing = !c.op.moves_data() || (!c.op.list && c.size == 0);
         if (may && nothing && c.in_flight == 0) {
+          start(c);
           complete(c);
           again = true;
           break;
@@ -471,7 +481,13 @@ void Mfc::settle_all() {
   }
 }
 
+void Mfc::start(Command& c) {
+  c.started = true;
+  for (MfcObserver* o : observers_) o->started(*this, c.issuer, c.id);
+}
+
 void Mfc::complete(Command& c) {
+  for (MfcObserver* o : observers_) o->completed(*this, c.issuer, c.id);
   const sc_time now = hs::now();
   command_latency_.sample((now - c.issued).to_seconds() * 1e9);
   for (const auto& w : command_watches_) w(c.issued, now);

@@ -49,6 +49,21 @@ class MfcListener {
   virtual void proxy_query_done() = 0;               // the proxy tag-group query is satisfied
 };
 
+class Mfc;
+
+// What an observer (a checker) sees of each queue: every command queued (in issue order),
+// started (its first piece goes out, or its turn came for one that moves nothing) and
+// completed, and every tag-group status reported to the issuer (the tags it calls complete).
+class MfcObserver {
+ public:
+  virtual ~MfcObserver() = default;
+  virtual void queued(const Mfc& mfc, MfcIssuer queue, uint64_t id, uint32_t tag,
+                      MfcOrder order) = 0;
+  virtual void started(const Mfc& mfc, MfcIssuer queue, uint64_t id) = 0;
+  virtual void completed(const Mfc& mfc, MfcIssuer queue, uint64_t id) = 0;
+  virtual void tag_status(const Mfc& mfc, MfcIssuer queue, uint32_t complete) = 0;
+};
+
 class Mfc : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Mfc> ea_port;  // to the EIB
@@ -59,6 +74,7 @@ class Mfc : public sc_core::sc_module {
       Element element, LockLineReservations& reservations, int initiator_id,
       uint64_t local_store_bytes);
   void set_listener(MfcListener* l) { listener_ = l; }
+  void observe(MfcObserver* o) { observers_.push_back(o); }
   AtomicUnit& atomic_unit() { return *atomic_; }
 
   // A command as its issuer wrote it: the command word (classes above bit 16, opcode below),
@@ -93,6 +109,9 @@ class Mfc : public sc_core::sc_module {
   uint32_t proxy_query_mask() const { return proxy_query_mask_; }
   void set_proxy_query_type(uint32_t type);
   uint32_t proxy_query_type() const { return proxy_query_type_; }
+  // Prxy_TagStatus as the issuer reads it: the masked proxy tag groups with nothing
+  // outstanding.
+  uint32_t read_proxy_tag_status();
   // List stall-and-notify (MFC_RdListStallStat, MFC_WrListStallAck).
   bool list_stall_ready() const { return stall_status_ != 0; }
   uint32_t take_list_stall_status();
@@ -115,7 +134,8 @@ class Mfc : public sc_core::sc_module {
     uint32_t lsa, size, tag;
     uint64_t ea;
     sc_core::sc_time issued;
-    bool faulted = false;    // broke a rule mid-way: never completes (the run has failed)
+    bool faulted = false;  // broke a rule mid-way: never completes (the run has failed)
+    bool started = false;
     uint32_t in_flight = 0;  // pieces (and element fetches) under way
     // A plain command: bytes handed out so far. A list: the element being moved.
     uint32_t done_bytes = 0;
@@ -164,6 +184,7 @@ class Mfc : public sc_core::sc_module {
   // and completion.
   void settle(Command& c);
   void settle_all();
+  void start(Command& c);
   void complete(Command& c);
   void evaluate_tag_update();
   void evaluate_proxy_query();
@@ -175,6 +196,7 @@ class Mfc : public sc_core::sc_module {
   std::string spe_name_;
   uint64_t ls_bytes_;
   MfcListener* listener_ = nullptr;
+  std::vector<MfcObserver*> observers_;
   std::unique_ptr<AtomicUnit> atomic_;
   uint64_t next_id_ = 0;
   Queue spu_queue_, proxy_queue_;

@@ -50,8 +50,8 @@ ProblemState::ProblemState(sc_core::sc_module_name name, Mfc& mfc, SpuChannels& 
       ps::kPrxyQueryMask, 4, "Prxy_QueryMask", [&mfc] { return mfc.proxy_query_mask(); },
       [&mfc](uint64_t v) { mfc.set_proxy_query_mask(static_cast<uint32_t>(v)); });
   ps_.define(
-      ps::kPrxyTagStatus, 4, "Prxy_TagStatus",
-      [&mfc] { return mfc.complete_tags(MfcIssuer::Proxy) & mfc.proxy_query_mask(); }, nullptr);
+      ps::kPrxyTagStatus, 4, "Prxy_TagStatus", [&mfc] { return mfc.read_proxy_tag_status(); },
+      nullptr);
   ps_.define(
       ps::kSpuOutMbox, 4, "SPU_Out_Mbox", [&channels] { return channels.mmio_read_out_mbox(); },
       nullptr);

@@ -61,6 +61,9 @@ void require_slmpm_regions(const HybridModel& m, int accelerators) {
 
 HybridModel::HybridModel() : node("node0") {
   arm_no_remote_reads_checker(node);
+  for (auto& acc : node.accelerators) {
+    for (auto& spe : acc->spes) spe->mfc.observe(&mfc_checker);
+  }
 }
 
 std::unique_ptr<Model> build_model(const std::string& machine, const std::string& workload,

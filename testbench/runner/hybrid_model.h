@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hw/hybrid/hybrid_node.h"
+#include "testbench/checkers/mfc_checker.h"
 #include "testbench/runner/model.h"
 
 namespace hs::runner {
@@ -22,6 +23,7 @@ class HybridModel : public Model {
   }
 
   hybrid::HybridNode node;
+  checkers::MfcChecker mfc_checker;         // every SPE's MFC queues
   std::function<nlohmann::json()> results;  // set by the workload
 };
 
