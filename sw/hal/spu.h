@@ -2,7 +2,7 @@
 // channel instructions do. A read of a channel whose count is 0, or a write to one whose
 // count is 0, stalls: the firmware waits on the channel's interrupt line until its count is
 // non-zero. Channels that never stall take one access. On these the MFC helpers
-// (sw/hal/mfc.h) and the SDK's SPU interface (sdk/spu) are built.
+// (sw/hal/mfc.h) and the SDK's SPU interface (sw/cell/spu_sdk.h) are built.
 #pragma once
 #include <cstdint>
 

@@ -1,0 +1,112 @@
+// The PPE's side of the Cell SDK (libspe2.h) carried out on an SPE's problem-state
+// and privileged-2 registers (sw/hal/spe_mmio.h): contexts bound to the accelerator's SPEs,
+// running a context to its stop, mailboxes, signal notification, proxy DMA and its tag-group
+// query, the local store as an effective address. Firmware on the PPE calls these members
+// directly; a user's PPE program will reach them through its runtime.
+//
+// Rules:
+// - A context is one physical SPE: spe_context_create takes the lowest SPE no context holds
+//   and fails (errno ENOMEM) when all are held; its flags set the signal registers' OR modes.
+// - None of the registers stalls the PPE: a blocking call polls the SPE's status register
+//   (each poll a load across the EIB) or sleeps on the SPE's PPE interrupt line, as its
+//   comment says. Errors are libspe2's: -1 (or null) with errno set (EINVAL for a bad
+//   argument, ESRCH for a context that is not live).
+// - A PPE pointer becomes an effective address through EaAddress: for firmware the pointer's
+//   value is the address in the accelerator's space; a user program translates its own.
+// - spe_context_run starts the SPU at the entry (SPU_NPC, SPU_RunCntl), after writing the
+//   speid, argp and envp words into the last 48 bytes of the local store (kRunParameters),
+//   where the SPU's start-up reads them (run_spu_main); it sleeps on the SPE's line until the
+//   SPU stops and reports SPE_EXIT with the program's exit code.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sw/hal/hal.h"
+
+namespace hs::fw::cell_sdk {
+
+using EaAddress = std::function<uint64_t(const void*)>;
+uint64_t firmware_ea(const void* p);
+
+// Where spe_context_run leaves the SPU program's three parameters: speid, argp, envp, one
+// 16-byte quadword each (the value in the first 8 bytes), at the top of the local store.
+constexpr uint32_t kRunParameters = 256 * 1024 - 48;
+
+// libspe2's constants, with the values the SDK gives them under its names.
+namespace spe {
+constexpr unsigned kCfgSignotify1Or = 0x10, kCfgSignotify2Or = 0x20;
+constexpr unsigned kMboxAllBlocking = 1, kMboxAnyBlocking = 2, kMboxAnyNonblocking = 3;
+constexpr unsigned kSigNotifyReg1 = 1, kSigNotifyReg2 = 2;
+constexpr unsigned kTagAll = 1, kTagAny = 2, kTagImmediate = 3;
+constexpr unsigned kExit = 1;  // stop reason: the program returned or called exit
+constexpr unsigned kDefaultEntry = 0xFFFFFFFFu;
+constexpr int kCountPhysicalCpuNodes = 1, kCountPhysicalSpes = 2, kCountUsableSpes = 3;
+}  // namespace spe
+
+struct SpeContext {
+  int spe = -1;  // the physical SPE
+  unsigned flags = 0;
+  bool live = true;
+};
+
+struct StopInfo {  // spe_stop_info_t's fields this model fills
+  unsigned stop_reason = 0;
+  int exit_code = 0;
+  int spu_status = 0;
+};
+
+class Ppe {
+ public:
+  // `spes`: the SPEs of the PPE's Cell.
+  Ppe(Hal& hal, int spes, EaAddress ea = firmware_ea);
+
+  SpeContext* spe_context_create(unsigned flags, void* gang);
+  int spe_context_destroy(SpeContext* spe);
+  int spe_context_run(SpeContext* spe, unsigned* entry, unsigned runflags, void* argp, void* envp,
+                      StopInfo* stopinfo);
+
+  int spe_out_mbox_read(SpeContext* spe, unsigned* data, int count);
+  int spe_out_mbox_status(SpeContext* spe);
+  int spe_in_mbox_write(SpeContext* spe, unsigned* data, int count, unsigned behavior);
+  int spe_in_mbox_status(SpeContext* spe);
+  int spe_out_intr_mbox_read(SpeContext* spe, unsigned* data, int count, unsigned behavior);
+  int spe_out_intr_mbox_status(SpeContext* spe);
+  int spe_signal_write(SpeContext* spe, unsigned reg, unsigned data);
+
+  int spe_mfcio_put(SpeContext* spe, unsigned ls, void* ea, unsigned size, unsigned tag,
+                    unsigned tid, unsigned rid);
+  int spe_mfcio_putb(SpeContext* spe, unsigned ls, void* ea, unsigned size, unsigned tag,
+                     unsigned tid, unsigned rid);
+  int spe_mfcio_putf(SpeContext* spe, unsigned ls, void* ea, unsigned size, unsigned tag,
+                     unsigned tid, unsigned rid);
+  int spe_mfcio_get(SpeContext* spe, unsigned ls, void* ea, unsigned size, unsigned tag,
+                    unsigned tid, unsigned rid);
+  int spe_mfcio_getb(SpeContext* spe, unsigned ls, void* ea, unsigned size, unsigned tag,
+                     unsigned tid, unsigned rid);
+  int spe_mfcio_getf(SpeContext* spe, unsigned ls, void* ea, unsigned size, unsigned tag,
+                     unsigned tid, unsigned rid);
+  int spe_mfcio_tag_status_read(SpeContext* spe, unsigned mask, unsigned behavior,
+                                unsigned* tag_status);
+
+  // The local store's effective address (as a pointer, as libspe2 returns it) and size.
+  void* spe_ls_area_get(SpeContext* spe);
+  int spe_ls_size_get(SpeContext* spe);
+  int spe_cpu_info_get(int info_requested, int cpu_node);
+
+ private:
+  bool live(const SpeContext* spe) const;
+  int proxy(SpeContext* spe, uint32_t opcode, unsigned ls, void* ea, unsigned size, unsigned tag);
+
+  Hal& hal_;
+  EaAddress ea_;
+  std::vector<SpeContext> contexts_;  // one per SPE, live while held
+};
+
+// The SPU's side of spe_context_run, for firmware: waits until the PPE starts the SPU, reads
+// its three parameters, runs `main` and stops with its result as the exit code; again for
+// each run, until the run of the node ends.
+using SpuMain = std::function<int(Hal& hal, uint64_t speid, uint64_t argp, uint64_t envp)>;
+void run_spu_main(Hal& hal, const SpuMain& main, int runs);
+
+}  // namespace hs::fw::cell_sdk
