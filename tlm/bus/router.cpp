@@ -23,10 +23,16 @@ Router::Router(sc_core::sc_module_name name, double default_latency_ns)
   upstream.register_transport_dbg(this, &Router::transport_dbg);
 }
 
-void Router::attach(TargetSocket& target, uint64_t base, uint64_t size,
-                    const std::string& window_name, bool translate) {
+int Router::attach(TargetSocket& target, uint64_t base, uint64_t size,
+                   const std::string& window_name, bool translate) {
   downstream.bind(target);
-  decoder_.add({base, size, ports_++, translate, window_name});
+  decoder_.add({base, size, ports_, translate, window_name});
+  return ports_++;
+}
+
+void Router::alias(int port, uint64_t base, uint64_t size, const std::string& window_name,
+                   bool translate) {
+  decoder_.add({base, size, port, translate, window_name});
 }
 
 void Router::before_target(const Route&, tlm::tlm_generic_payload&, sc_time& delay) {
@@ -45,6 +51,7 @@ void Router::b_transport(int port, tlm::tlm_generic_payload& gp, sc_time& delay)
   }
   ++transactions_;
   const Route route{port, w->port};
+  if (!admit(route, gp)) return;
   before_target(route, gp, delay);
   if (w->translate) gp.set_address(addr - w->base);
   downstream[w->port]->b_transport(gp, delay);

@@ -24,9 +24,12 @@ class Router : public sc_core::sc_module {
 
   Router(sc_core::sc_module_name name, double default_latency_ns);
 
-  // Binds `target` to a new downstream port and maps [base, base+size) to it.
-  void attach(TargetSocket& target, uint64_t base, uint64_t size, const std::string& window_name,
-              bool translate = true);
+  // Binds `target` to a new downstream port and maps [base, base+size) to it; returns the port.
+  int attach(TargetSocket& target, uint64_t base, uint64_t size, const std::string& window_name,
+             bool translate = true);
+  // Maps another window [base, base+size) to the target already on `port`.
+  void alias(int port, uint64_t base, uint64_t size, const std::string& window_name,
+             bool translate = true);
   const AddressDecoder& decoder() const { return decoder_; }
 
  protected:
@@ -37,6 +40,8 @@ class Router : public sc_core::sc_module {
     int from;
     int to;
   };
+  // Whether the access goes on to its target; a refusal sets the response itself.
+  virtual bool admit(const Route& route, tlm::tlm_generic_payload& gp) { return true; }
   // Timing hooks around the forwarded access; `delay` is the initiator's annotated delay.
   virtual void before_target(const Route& route, tlm::tlm_generic_payload& gp,
                              sc_core::sc_time& delay);

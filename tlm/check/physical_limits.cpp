@@ -14,6 +14,8 @@ const char* limit_check_name(Limit::Kind kind) {
       return kLineRateLimit;
     case Limit::Kind::PortBandwidth:
       return kPortBandwidthLimit;
+    case Limit::Kind::Capacity:
+      return kCapacityLimit;
   }
   return kUtilisationLimit;
 }
@@ -38,6 +40,9 @@ std::string describe(const Limit& l, const Limit::Reading& r, const sc_core::sc_
       return fmt::format(
           "{} moved {:.9g} {} over the run's {:.12g} ns, above the port bandwidth of {:.9g} {}",
           l.stat, r.measured, l.unit, window_ns, r.ceiling, l.unit);
+    case Limit::Kind::Capacity:
+      return fmt::format("{} held {:.9g} {} at its peak, above its capacity of {:.9g}", l.stat,
+                         r.measured, l.unit, r.ceiling);
   }
   return l.stat;
 }
@@ -47,7 +52,7 @@ std::string describe(const Limit& l, const Limit::Reading& r, const sc_core::sc_
 void check_physical_limits(const sc_core::sc_time& end) {
   auto& registry = CheckRegistry::instance();
   Check* checks[] = {&registry.check(kUtilisationLimit), &registry.check(kLineRateLimit),
-                     &registry.check(kPortBandwidthLimit)};
+                     &registry.check(kPortBandwidthLimit), &registry.check(kCapacityLimit)};
   for (const StatGroup* g : StatsRegistry::instance().all_groups()) {
     g->settle(end);
     for (const Limit& l : g->limits()) {

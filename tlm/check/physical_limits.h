@@ -1,6 +1,7 @@
 // The physical limits every run respects, checked at its end over the window it covered
 // ([0, end], a time-limited run's included): no resource busy more than all the time, no link
-// above its line rate, no memory port above its bandwidth. Components declare each limit next
+// above its line rate, no memory port above its bandwidth, no buffer holding more than it has
+// room for. Components declare each limit next
 // to the statistic it bounds (tlm/stats/statistics.h); this evaluates every declared limit of
 // every statistic group, reported or detached, as one evaluation of its named check, and
 // records a violation against the group naming the statistic and the figures.
@@ -15,6 +16,7 @@ inline constexpr const char* kUtilisationLimit = "physical limits: no resource b
 inline constexpr const char* kLineRateLimit = "physical limits: no link above its line rate";
 inline constexpr const char* kPortBandwidthLimit =
     "physical limits: no memory port above its bandwidth";
+inline constexpr const char* kCapacityLimit = "physical limits: no buffer above its capacity";
 
 // A reading passes if it is within its ceiling plus allowance, to a relative 1e-9 (so a run
 // that saturates a resource exactly is not failed by rounding in the arithmetic).
@@ -24,7 +26,7 @@ const char* limit_check_name(Limit::Kind kind);
 bool within_limit(const Limit::Reading& r);
 
 // Evaluates every declared limit over [0, end]. Each check is registered even if nothing in
-// the model declares a limit of its kind, so every report lists all three.
+// the model declares a limit of its kind, so every report lists all four.
 void check_physical_limits(const sc_core::sc_time& end);
 
 }  // namespace hs

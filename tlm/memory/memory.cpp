@@ -115,7 +115,10 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
   } else {
     busy_.add(start, start + xfer);
   }
-  if (gp.get_address() < watched_hi_ && watched_lo_ < gp.get_address() + len) notify_watches(gp);
+  if (gp.get_address() < watched_hi_ && watched_lo_ < gp.get_address() + len) {
+    access_start_ = start;
+    notify_watches(gp);
+  }
   delay = start + latency_ + xfer - now;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

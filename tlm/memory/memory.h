@@ -42,6 +42,9 @@ class Memory : public sc_core::sc_module {
   using AccessWatch = std::function<void(const tlm::tlm_generic_payload&)>;
   void watch_writes(uint64_t lo, uint64_t hi, AccessWatch on_write);
   void watch_accesses(uint64_t lo, uint64_t hi, AccessWatch on_access);
+  // While a watch runs: when the access it sees reaches the memory's port (the access is
+  // handed over earlier, with the time the fabric before it takes still to come).
+  const sc_core::sc_time& access_start() const { return access_start_; }
 
   // Untimed access for loaders, checkers and tests (the debug path). An access beyond the
   // memory throws ModelError naming the memory, address and length.
@@ -72,6 +75,7 @@ class Memory : public sc_core::sc_module {
   std::vector<Watch> watches_;
   uint64_t watched_lo_ = ~uint64_t{0}, watched_hi_ = 0;  // covers every watch: a quick reject
   CalendarResource port_;
+  sc_core::sc_time access_start_;
 
   StatGroup stats_;
   Counter& reads_;

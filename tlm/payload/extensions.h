@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <tlm>
 
+#include "tlm/link/packet.h"
+
 namespace hs {
 
 // Who started a transaction (a core, a DMA engine); set by initiators, read by monitors,
@@ -16,18 +18,17 @@ struct InitiatorExt : tlm::tlm_extension<InitiatorExt> {
   }
 };
 
-// PCIe transaction-layer packet kinds the link model distinguishes.
-enum class TlpKind : uint8_t { MWr, MRd, CplD, Cpl };
-const char* to_string(TlpKind k);
-
-// Attached by a PCIe link to the transactions it delivers on the far side, so targets and
-// monitors there can tell a PCIe-borne write (and its kind) from a local one.
-struct PcieTlpExt : tlm::tlm_extension<PcieTlpExt> {
-  TlpKind kind = TlpKind::MWr;
+// Attached by a split-transaction link's transaction port (PCIe, HyperTransport) to the
+// transactions it delivers on the far side, so targets and monitors there can tell a write or
+// read that came across a link (and which) from a local one.
+struct LinkPacketExt : tlm::tlm_extension<LinkPacketExt> {
+  const char* protocol = "";  // "PCIe", "HyperTransport"
+  link::PacketKind kind = link::PacketKind::Write;
   int link_id = -1;
-  tlm::tlm_extension_base* clone() const override { return new PcieTlpExt(*this); }
+  bool coherent = false;  // a link between the host's own processors, not from a device
+  tlm::tlm_extension_base* clone() const override { return new LinkPacketExt(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override {
-    *this = static_cast<const PcieTlpExt&>(e);
+    *this = static_cast<const LinkPacketExt&>(e);
   }
 };
 
@@ -40,10 +41,17 @@ struct EthernetFrameExt : tlm::tlm_extension<EthernetFrameExt> {
   }
 };
 
-// Whether a link delivered this transaction: a fabric forwarding it into another link is
-// forwarding between links, which no modelled root complex or NIC does.
-inline bool delivered_by_link(tlm::tlm_generic_payload& gp) {
-  return gp.get_extension<PcieTlpExt>() || gp.get_extension<EthernetFrameExt>();
+// The link a device's transaction came across (PCIe, a HyperTransport I/O link), or null for
+// the host's and the accelerator's own accesses (the coherent link between sockets included).
+inline const LinkPacketExt* from_device_link(const tlm::tlm_generic_payload& gp) {
+  const LinkPacketExt* e = gp.get_extension<LinkPacketExt>();
+  return e && !e->coherent ? e : nullptr;
+}
+
+// Whether a link from a device delivered this transaction: a fabric forwarding it into another
+// link is forwarding between links, which no modelled NIC does.
+inline bool delivered_by_link(const tlm::tlm_generic_payload& gp) {
+  return from_device_link(gp) || gp.get_extension<EthernetFrameExt>();
 }
 
 // Fills a reusable generic payload for a plain access. Reusing one payload per thread (or

@@ -118,6 +118,14 @@ ByteFlow& StatGroup::bytes(const std::string& name, const std::string& desc) {
   return flows_.emplace_back(StatMeta{name, "B", desc});
 }
 
+void StatGroup::capacity_ceiling(const std::string& what, const Occupancy& level,
+                                 int64_t capacity) {
+  limit(
+      {Limit::Kind::Capacity, what, level.meta.unit, [&level, capacity](const sc_time&) {
+         return Limit::Reading{static_cast<double>(level.peak), static_cast<double>(capacity), 0.0};
+       }});
+}
+
 void StatGroup::rate_ceiling(Limit::Kind kind, const std::string& what, double bytes_per_second,
                              std::vector<const ByteFlow*> flows) {
   if (!(bytes_per_second > 0) || flows.empty()) {

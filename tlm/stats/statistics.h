@@ -152,7 +152,7 @@ class ByteFlow {
 
 // A physical ceiling on a statistic, evaluated over a run's window [0, end].
 struct Limit {
-  enum class Kind { Utilisation, LineRate, PortBandwidth };
+  enum class Kind { Utilisation, LineRate, PortBandwidth, Capacity };
   struct Reading {
     double measured = 0;   // the statistic over the window
     double ceiling = 0;    // the most it may physically be
@@ -216,6 +216,9 @@ class StatGroup {
   // Kind::LineRate; a memory port's bandwidth: Kind::PortBandwidth), named `what` in reports.
   void rate_ceiling(Limit::Kind kind, const std::string& what, double bytes_per_second,
                     std::vector<const ByteFlow*> flows);
+  // Declares that `level` (this group's) never holds more than `capacity` (a buffer's entries,
+  // a pool's tokens), named `what` in reports: its peak is checked (Kind::Capacity).
+  void capacity_ceiling(const std::string& what, const Occupancy& level, int64_t capacity);
   // Declares any other limit (figures kept outside these statistics, such as the torus links).
   void limit(Limit l) { limits_.emplace_back(std::move(l)); }
   const StatList<Limit>& limits() const { return limits_; }
