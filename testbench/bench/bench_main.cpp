@@ -135,10 +135,10 @@ Json pcie_accuracy() {
           i.write(off, buf.data(), buf.size());
       });
       hs::testing::ScriptedInitiator wb("wb", [](auto&) {});
-      wa.socket.bind(link.a_in);
-      wb.socket.bind(link.b_in);
-      link.a_out.bind(a.socket);
-      link.b_out.bind(b.socket);
+      wa.socket.bind(link.port(hs::link::SplitLink::A).in);
+      wb.socket.bind(link.port(hs::link::SplitLink::B).in);
+      link.port(hs::link::SplitLink::A).out.bind(a.socket);
+      link.port(hs::link::SplitLink::B).out.bind(b.socket);
       reg.finalize();
       const auto t0 = Clock::now();
       sc_core::sc_start();
@@ -150,7 +150,7 @@ Json pcie_accuracy() {
                   {"analytic_GBps", analytic / 1e9},
                   {"measured_GBps", kBytes / seconds / 1e9},
                   {"error_pct", (kBytes / seconds / analytic - 1) * 100},
-                  {"tlps_per_wall_second", link.tlps(0, hs::TlpKind::MWr) / wall}};
+                  {"tlps_per_wall_second", link.packets(0, hs::link::PacketKind::Write) / wall}};
       return row;
     }));
   }
@@ -247,7 +247,7 @@ Json dma_engine_stream() {
   const auto t0 = Clock::now();
   sc_core::sc_start();
   const double wall = since(t0);
-  const double tlps = static_cast<double>(node.pcie(0, 0).tlps(1, hs::TlpKind::MWr));
+  const double tlps = static_cast<double>(node.pcie(0, 0).packets(1, hs::link::PacketKind::Write));
   return {{"tlps", tlps},
           {"wall_seconds", wall},
           {"tlps_per_wall_second", tlps / wall},

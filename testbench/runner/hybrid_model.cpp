@@ -25,7 +25,7 @@ void arm_no_remote_reads_checker(hybrid::HybridNode& node) {
   CheckRegistry::instance().check(kNoRemoteRead);  // listed even when nothing touches a ring
   auto watch = [](Memory& mem, uint64_t base, const std::string& where) {
     auto on_access = [where](const tlm::tlm_generic_payload& gp) {
-      const bool remote_read = gp.is_read() && gp.get_extension<PcieTlpExt>();
+      const bool remote_read = gp.is_read() && from_device_link(gp);
       HS_CHECK(!remote_read, kNoRemoteRead, "slmpm",
                fmt::format("remote read of {} at {:#x} ({} B): ring data and counter copies are "
                            "only written across a link",

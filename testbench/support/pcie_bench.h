@@ -30,13 +30,13 @@ struct LinkBench {
         "init_a", from_a ? from_a : [](auto&) {});
     init_b = std::make_unique<ScriptedInitiator>(
         "init_b", from_b ? from_b : [](auto&) {});
-    init_a->socket.bind(link->a_in);
-    init_b->socket.bind(link->b_in);
-    link->a_out.bind(mem_a->socket);
-    link->b_out.bind(mem_b->socket);
+    init_a->socket.bind(link->port(hs::link::SplitLink::A).in);
+    init_b->socket.bind(link->port(hs::link::SplitLink::B).in);
+    link->port(hs::link::SplitLink::A).out.bind(mem_a->socket);
+    link->port(hs::link::SplitLink::B).out.bind(mem_b->socket);
     if (in_place) {
-      link->receiver_never_waits(pcie::PcieLink::A);
-      link->receiver_never_waits(pcie::PcieLink::B);
+      link->receiver_never_waits(hs::link::SplitLink::A);
+      link->receiver_never_waits(hs::link::SplitLink::B);
     }
     ParamRegistry::instance().finalize();
   }

@@ -118,7 +118,7 @@ TEST_P(PcieThroughput, StreamingPostedWritesReachAnalyticThroughput) {
   const double measured = kBytes / seconds;
   EXPECT_NEAR(measured / analytic, 1.0, 0.01)
       << "measured " << measured / 1e9 << " GB/s, analytic " << analytic / 1e9 << " GB/s";
-  EXPECT_EQ(tb.link->tlps(0, TlpKind::MWr), kBytes / c.mps);
+  EXPECT_EQ(tb.link->packets(0, hs::link::PacketKind::Write), kBytes / c.mps);
   EXPECT_EQ(tb.link->payload_bytes(0), kBytes);
   EXPECT_TRUE(CheckRegistry::instance().ok());
 }
@@ -151,8 +151,8 @@ TEST_P(PcieThroughput, StreamingReadsReachAnalyticThroughput) {
   const double measured = kBytes / (elapsed - fill).to_seconds();
   EXPECT_NEAR(measured / analytic, 1.0, 0.01)
       << "measured " << measured / 1e9 << " GB/s, analytic " << analytic / 1e9 << " GB/s";
-  EXPECT_EQ(tb.link->tlps(0, TlpKind::MRd), kBytes / c.mrrs);
-  EXPECT_EQ(tb.link->tlps(1, TlpKind::CplD), kBytes / c.rcb);
+  EXPECT_EQ(tb.link->packets(0, hs::link::PacketKind::Read), kBytes / c.mrrs);
+  EXPECT_EQ(tb.link->packets(1, hs::link::PacketKind::ReadData), kBytes / c.rcb);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, PcieThroughput, ::testing::ValuesIn(kShapes), shape_name);
@@ -270,8 +270,10 @@ TEST(PcieLink, BothDirectionsRunConcurrentlyAtFullRate) {
         PcieConfig::kDllpWireBytes * dllps_per_tlp(c, per_tlp / c.bytes_per_second() * 1e9, true);
   }
   const double one_way = kBytes * per_tlp / c.mps / c.bytes_per_second();
-  EXPECT_NEAR(static_cast<double>(tb.link->dllp_bytes(0)) / tb.link->dllp_bytes(1), 1.0, 0.01);
-  EXPECT_NEAR(tb.link->dllp_bytes(0) / (kBytes / c.mps * (per_tlp - c.mps - 20.0)), 1.0, 0.01);
+  EXPECT_NEAR(static_cast<double>(tb.link->link_packet_bytes(0)) / tb.link->link_packet_bytes(1),
+              1.0, 0.01);
+  EXPECT_NEAR(tb.link->link_packet_bytes(0) / (kBytes / c.mps * (per_tlp - c.mps - 20.0)), 1.0,
+              0.01);
   EXPECT_NEAR(tb.mem_b->writes.back().at.to_seconds() / one_way, 1.0, 0.01);
   EXPECT_NEAR(tb.mem_a->writes.back().at.to_seconds() / one_way, 1.0, 0.01);
   EXPECT_EQ(tb.link->payload_bytes(0), kBytes);
@@ -343,10 +345,10 @@ template <class FarSocket>
 void run_one_way(PcieLink& link, ScriptedInitiator& init_a, FarSocket& far) {
   ScriptedInitiator init_b("init_b", [](ScriptedInitiator&) {});
   RecordingMemory mem_a("mem_a", sc_time(kMemLatencyNs, SC_NS));
-  init_a.socket.bind(link.a_in);
-  init_b.socket.bind(link.b_in);
-  link.b_out.bind(far);
-  link.a_out.bind(mem_a.socket);
+  init_a.socket.bind(link.port(hs::link::SplitLink::A).in);
+  init_b.socket.bind(link.port(hs::link::SplitLink::B).in);
+  link.port(hs::link::SplitLink::B).out.bind(far);
+  link.port(hs::link::SplitLink::A).out.bind(mem_a.socket);
   ParamRegistry::instance().finalize();
   sc_core::sc_start();
   for (const auto& v : CheckRegistry::instance().violations()) ADD_FAILURE() << v.message;

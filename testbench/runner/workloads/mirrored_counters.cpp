@@ -109,7 +109,8 @@ HYBRIDSIM_WORKLOAD(mirrored_counters, HybridModel,
       auto& host_mem = *node.host->dram;
       auto& acc_mem = *node.accelerators[a]->dram;
       const auto& link = node.pcie(static_cast<int>(a), 0);
-      const uint64_t mrd = link.tlps(0, TlpKind::MRd) + link.tlps(1, TlpKind::MRd);
+      const uint64_t mrd =
+          link.packets(0, hs::link::PacketKind::Read) + link.packets(1, hs::link::PacketKind::Read);
       if (mirrored && mrd != 0) {
         checks.fail("mirrored counters: no remote read (MRd) in mirrored mode", "workload",
                     fmt::format("mirrored counters issued {} remote reads (MRd) on "
@@ -158,7 +159,8 @@ HYBRIDSIM_WORKLOAD(mirrored_counters, HybridModel,
       j.push_back({{"verified", verified},
                    {"segments", segments},
                    {"pcie_mrd", mrd},
-                   {"pcie_mwr", link.tlps(0, TlpKind::MWr) + link.tlps(1, TlpKind::MWr)},
+                   {"pcie_mwr", link.packets(0, hs::link::PacketKind::Write) +
+                                    link.packets(1, hs::link::PacketKind::Write)},
                    {"host", side(r.host)},
                    {"accelerator", side(r.acc)}});
     }

@@ -49,13 +49,13 @@ HYBRIDSIM_WORKLOAD(pcie_stream, HybridModel,
   const bool put = cfg.to_host;
   m.results = [total, link, put] {
     const double t = sc_core::sc_time_stamp().to_seconds();
-    return nlohmann::json{
-        {"bytes", total},
-        {"throughput_GBps", t > 0 ? total / t / 1e9 : 0.0},
-        // The accelerator requests: PUT is MWr upstream (direction 1); GET is MRd
-        // upstream and CplD downstream (direction 0).
-        {"tlps", put ? link->tlps(1, TlpKind::MWr)
-                     : link->tlps(1, TlpKind::MRd) + link->tlps(0, TlpKind::CplD)}};
+    return nlohmann::json{{"bytes", total},
+                          {"throughput_GBps", t > 0 ? total / t / 1e9 : 0.0},
+                          // The accelerator requests: PUT is MWr upstream (direction 1); GET is MRd
+                          // upstream and CplD downstream (direction 0).
+                          {"tlps", put ? link->packets(1, hs::link::PacketKind::Write)
+                                       : link->packets(1, hs::link::PacketKind::Read) +
+                                             link->packets(0, hs::link::PacketKind::ReadData)}};
   };
 }
 
