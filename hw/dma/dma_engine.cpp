@@ -1,6 +1,8 @@
 #include "hw/dma/dma_engine.h"
 
 #include <fmt/format.h>
+// sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
+#include <sysc/kernel/sc_dynamic_processes.h>
 #include <algorithm>
 #include <cstring>
 
@@ -36,12 +38,25 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
                 Range::one_of({128, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536})));
   queue_depth_ = static_cast<uint32_t>(
       p.integer("queue", 64, "requests", "request slots", Range::between(1, 4096)));
+  const auto buffers = p.integer("buffers", 2, "chunks",
+                                 "chunk buffers: a copy reads the next chunk into a free one while "
+                                 "the ones before it are written",
+                                 Range::between(1, 64));
   faults_ = std::make_unique<DescriptorFaults>(DescriptorFaults::declare(p), stats_);
   // 10 ms: a 64 KiB chunk across the slowest PCIe link takes about 0.3 ms.
   liveness_ = std::make_unique<LivenessCheck>(
       p, this->name(), [this] { return outstanding(); }, 1e7);
-  buffer_.resize(chunk_);
+  for (int b = 0; b < buffers; ++b) {
+    buffers_.emplace_back(chunk_);
+    free_buffers_.push_back(b);
+    fetching_.push_back(nullptr);
+    fetch_.push_back(std::make_unique<sc_core::sc_event>());
+    fetch_txn_.push_back(std::make_unique<TaggedPayload<InitiatorExt>>());
+    fetch_txn_.back()->ext.initiator_id = initiator_id;
+    sc_core::sc_spawn([this, b] { fetch_unit(b); }, sc_core::sc_gen_unique_name("fetch"));
+  }
   txn_.ext.initiator_id = initiator_id;
+  write_txn_.ext.initiator_id = initiator_id;
   regs_.define(kSubmit, 8, "SUBMIT", nullptr, [this](uint64_t v) { submit(v); });
   regs_.define(
       kSpace, 4, "SPACE", [this] { return queue_depth_ - requests_.size(); }, nullptr);
@@ -61,6 +76,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, int initiator_id)
   regs_.define(
       kErrorAddress, 8, "ERROR_ADDRESS", [this] { return halt_.address; }, nullptr);
   SC_THREAD(run);
+  SC_THREAD(write_side);
   SignalTrace::instance().add(completed_, std::string(this->name()) + ".completed");
 }
 
@@ -103,15 +119,23 @@ void DmaEngine::submit(uint64_t request) {
   submitted_.notify(sc_core::SC_ZERO_TIME);
 }
 
-bool DmaEngine::access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, uint32_t len,
-                       sc_time& delay) {
-  prepare(txn_.gp, cmd, addr, data, len);
-  bus->b_transport(txn_.gp, delay);
-  if (txn_.gp.is_response_ok()) return true;
+bool DmaEngine::access(TaggedPayload<InitiatorExt>& txn, tlm::tlm_command cmd, uint64_t addr,
+                       uint8_t* data, uint32_t len, sc_time& delay, uint64_t request,
+                       uint64_t descriptor) {
+  prepare(txn.gp, cmd, addr, data, len);
+  bus->b_transport(txn.gp, delay);
+  if (txn.gp.is_response_ok()) return true;
+  current_request_ = request;  // what the error registers name
+  current_descriptor_ = descriptor;
   halt_on_bus_error(addr, fmt::format("{} of {} B at {:#x} failed: {}",
                                       cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len, addr,
-                                      txn_.gp.get_response_string()));
+                                      txn.gp.get_response_string()));
   return false;
+}
+
+void DmaEngine::hand_over(WriteItem item) {
+  write_queue_.push_back(item);
+  write_queued_.notify(sc_core::SC_ZERO_TIME);
 }
 
 bool DmaEngine::execute(const Descriptor& d, uint64_t at, sc_time& delay) {
@@ -123,21 +147,28 @@ bool DmaEngine::execute(const Descriptor& d, uint64_t at, sc_time& delay) {
       }
       for (uint32_t off = 0; off < d.length; off += chunk_) {
         const uint32_t n = std::min(chunk_, d.length - off);
-        if (!access(tlm::TLM_READ_COMMAND, d.src + off, buffer_.data(), n, delay)) return false;
-        if (!access(tlm::TLM_WRITE_COMMAND, d.dst + off, buffer_.data(), n, delay)) return false;
-        // The buffer is reused: synchronise before refilling it.
+        // A free buffer: the write side frees one as each of its writes completes.
+        while (free_buffers_.empty() && !halt_.halted) sc_core::wait(buffer_freed_);
+        if (halt_.halted) return false;
+        const int b = free_buffers_.front();
+        free_buffers_.pop_front();
+        // Queued for writing now, in order; its fetch unit reads it.
         if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
         delay = sc_core::SC_ZERO_TIME;
-        liveness_->progress();
+        hand_over(
+            {WriteItem::Chunk, current_request_, at, d.dst + off, n, b, 0, {}, false, d.src + off});
+        fetching_[static_cast<size_t>(b)] = &write_queue_.back();
+        fetch_[static_cast<size_t>(b)]->notify(sc_core::SC_ZERO_TIME);
       }
       bytes_copied_ += d.length;
       return true;
-    case kWrite: {
-      uint8_t v[8];
-      std::memcpy(v, &d.value, 8);
+    case kWrite:
       ++writes_;
-      return access(tlm::TLM_WRITE_COMMAND, d.dst, v, 8, delay);
-    }
+      // Handed over once the descriptor's own time (its fetch and decoding) has passed.
+      if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+      delay = sc_core::SC_ZERO_TIME;
+      hand_over({WriteItem::Value, current_request_, at, d.dst, 8, -1, d.value, {}});
+      return true;
     default:
       reject(kBadDescriptor,
              fmt::format("descriptor at {:#x} has unknown op {} (copy is {}, "
@@ -149,8 +180,9 @@ bool DmaEngine::execute(const Descriptor& d, uint64_t at, sc_time& delay) {
 
 void DmaEngine::run() {
   for (;;) {
-    while (requests_.empty()) sc_core::wait(submitted_);
-    const auto [request, submitted_at] = requests_.front();
+    while (started_ == requests_.size()) sc_core::wait(submitted_);
+    const uint64_t request = requests_[started_].first;
+    ++started_;
     const sc_time start = hs::now();
     sc_time delay = sc_core::SC_ZERO_TIME;
     bool ok = true;
@@ -163,17 +195,17 @@ void DmaEngine::run() {
       current_request_ = request;
       current_descriptor_ = at;
       Descriptor d;
-      ok = access(tlm::TLM_READ_COMMAND, at, reinterpret_cast<uint8_t*>(&d), sizeof d, delay);
+      ok = access(txn_, tlm::TLM_READ_COMMAND, at, reinterpret_cast<uint8_t*>(&d), sizeof d, delay,
+                  request, at);
       if (!ok) break;
       inject_faults(d);
       delay += clock_.cycles(descriptor_cycles_);
       ++descriptors_;
       ok = execute(d, at, delay);
       if (ok && (d.flags & kIrq)) {
-        uint8_t line[4];
-        const uint32_t l = d.irq_line;
-        std::memcpy(line, &l, 4);
-        ok = access(tlm::TLM_WRITE_COMMAND, irq_address_, line, 4, delay);
+        if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+        delay = sc_core::SC_ZERO_TIME;
+        hand_over({WriteItem::Value, current_request_, at, irq_address_, 4, -1, d.irq_line, {}});
       }
       last = (d.flags & kLast) != 0;
     }
@@ -184,20 +216,84 @@ void DmaEngine::run() {
     }
     if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
     if (!ok || !last) return;  // halted, or the run is failing: the engine stops
-    liveness_->progress();
-    requests_.pop_front();
-    current_descriptor_ = 0;
-    if (requests_.empty()) liveness_->idle();
-    ++completed_;
-    ++requests_done_;
-    busy_.add(start, hs::now());
-    queue_.set(static_cast<int64_t>(requests_.size()), hs::now());
-    request_latency_.sample((hs::now() - submitted_at).to_seconds() * 1e9);
-    if (track_ >= 0) {
-      const nlohmann::json args = {{"request", request},
-                                   {"queued_ns", (start - submitted_at).to_seconds() * 1e9}};
-      TransactionTrace::instance().span(track_, "request", start, hs::now(), &args);
+    hand_over({WriteItem::Done, request, current_descriptor_, 0, 0, -1, 0, start});
+  }
+}
+
+void DmaEngine::fetch_unit(int buffer) {
+  TaggedPayload<InitiatorExt>& txn = *fetch_txn_[static_cast<size_t>(buffer)];
+  for (;;) {
+    while (!fetching_[static_cast<size_t>(buffer)])
+      sc_core::wait(*fetch_[static_cast<size_t>(buffer)]);
+    WriteItem& item = *fetching_[static_cast<size_t>(buffer)];
+    fetching_[static_cast<size_t>(buffer)] = nullptr;
+    if (halt_.halted) continue;
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    if (!access(txn, tlm::TLM_READ_COMMAND, item.src, buffers_[static_cast<size_t>(buffer)].data(),
+                item.len, delay, item.request, item.descriptor)) {
+      write_queued_.notify(sc_core::SC_ZERO_TIME);  // the write side sees the halt
+      buffer_freed_.notify(sc_core::SC_ZERO_TIME);  // and so does the read side
+      continue;
     }
+    // The chunk is in its buffer once the read's time has passed.
+    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    item.ready = true;
+    liveness_->progress();
+    write_queued_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void DmaEngine::write_side() {
+  for (;;) {
+    while (write_queue_.empty() || !write_queue_.front().ready) {
+      if (halt_.halted) return;  // nothing further runs once the engine has halted
+      sc_core::wait(write_queued_);
+    }
+    if (halt_.halted) return;
+    const WriteItem item = write_queue_.front();
+    write_queue_.pop_front();
+    if (item.kind == WriteItem::Done) {
+      finish(item);
+      continue;
+    }
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    uint8_t v[8];
+    uint8_t* data = v;
+    if (item.kind == WriteItem::Chunk) {
+      data = buffers_[static_cast<size_t>(item.buffer)].data();
+    } else {
+      std::memcpy(v, &item.value, 8);
+    }
+    if (!access(write_txn_, tlm::TLM_WRITE_COMMAND, item.dst, data, item.len, delay, item.request,
+                item.descriptor)) {
+      buffer_freed_.notify(sc_core::SC_ZERO_TIME);  // the read side sees the halt
+      return;
+    }
+    if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+    if (item.kind == WriteItem::Chunk) {
+      free_buffers_.push_back(item.buffer);
+      buffer_freed_.notify(sc_core::SC_ZERO_TIME);
+      liveness_->progress();
+    }
+  }
+}
+
+void DmaEngine::finish(const WriteItem& done) {
+  const auto [request, submitted_at] = requests_.front();
+  liveness_->progress();
+  requests_.pop_front();
+  --started_;
+  if (started_ == 0) current_descriptor_ = 0;
+  if (requests_.empty()) liveness_->idle();
+  ++completed_;
+  ++requests_done_;
+  busy_.add(done.start, hs::now());
+  queue_.set(static_cast<int64_t>(requests_.size()), hs::now());
+  request_latency_.sample((hs::now() - submitted_at).to_seconds() * 1e9);
+  if (track_ >= 0) {
+    const nlohmann::json args = {{"request", request},
+                                 {"queued_ns", (done.start - submitted_at).to_seconds() * 1e9}};
+    TransactionTrace::instance().span(track_, "request", done.start, hs::now(), &args);
   }
 }
 

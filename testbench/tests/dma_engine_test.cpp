@@ -73,10 +73,10 @@ TEST(DmaEngine, PutToHostRunsAtPostedWriteLineRate) {
   const auto& c = node->pcie(0, 0).config();
   const double line = kBytes * double(c.mps + 20) / c.mps / c.bytes_per_second();
   // Measured 1.4% over the wire time: each 4 KiB chunk crosses the EIB store-and-forward
-  // (160 ns through IOIF0's ramps) after the DRAM read, slightly longer than the four TLPs the transmit
-  // buffer holds, so the wire idles ~28 ns per chunk.
+  // (160 ns through IOIF0's ramps) after the DRAM read, slightly longer than the four TLPs the
+  // transmit buffer holds, so the wire idles ~28 ns per chunk.
   EXPECT_NEAR(took.to_seconds() / line, 1.0, 0.02) << took;
-  EXPECT_EQ(node->pcie(0, 0).tlps(1, TlpKind::MWr), kBytes / c.mps);
+  EXPECT_EQ(node->pcie(0, 0).packets(1, hs::link::PacketKind::Write), kBytes / c.mps);
 }
 
 TEST(DmaEngine, RemoteGetReadsHostMemoryWithSplitCompletions) {
@@ -97,8 +97,10 @@ TEST(DmaEngine, RemoteGetReadsHostMemoryWithSplitCompletions) {
   acc.dram->peek(0x600000, out.data(), out.size());
   EXPECT_EQ(out, data);
   const auto& c = node->pcie(0, 0).config();
-  EXPECT_EQ(node->pcie(0, 0).tlps(1, TlpKind::MRd), kBytes / c.mrrs);  // requests go up
-  EXPECT_EQ(node->pcie(0, 0).tlps(0, TlpKind::CplD), kBytes / c.rcb);  // completions come down
+  EXPECT_EQ(node->pcie(0, 0).packets(1, hs::link::PacketKind::Read),
+            kBytes / c.mrrs);  // requests go up
+  EXPECT_EQ(node->pcie(0, 0).packets(0, hs::link::PacketKind::ReadData),
+            kBytes / c.rcb);  // completions come down
 }
 
 TEST(DmaEngine, CompletionWriteBecomesVisibleOnlyAfterTheData) {
