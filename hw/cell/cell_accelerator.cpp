@@ -12,7 +12,7 @@ namespace hs::cell {
 namespace amap = hybrid::amap;
 
 CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_index,
-                                 bool dma_engine)
+                                 bool dma_engine, Io io)
     : sc_module(name) {
   TransactionTrace::instance().process(this->name(), std::string(this->name()) + " (Cell)");
   ParamScope p(this->name());
@@ -47,6 +47,16 @@ CellAccelerator::CellAccelerator(sc_core::sc_module_name name, int first_core_in
   }
   irq = std::make_unique<InterruptController>("irq", cores());
   eib->attach(irq->socket(), amap::kAccIrq, 0x1000, "irq", Element::PPE);
+  if (io == Io::Bridge) {
+    // The host through PCIe link 0 and the bridge's DMA engine both lie beyond IOIF0.
+    ioif0 = std::make_unique<IoInterface>("ioif0");
+    eib->connect(ioif0->to_eib, Element::IOIF0);
+    // The bridge decodes the Cell's own addresses itself.
+    eib->attach(ioif0->from_eib, amap::host_via_pcie(0), amap::kHostWindowSize, "host.pcie0",
+                Element::IOIF0, false);
+    eib->attach(ioif0->from_eib, amap::kAccDmaEngine, dma::kRegisterSpan, "io_bridge.dma",
+                Element::IOIF0, false);
+  }
   if (dma_engine) {
     dma =
         std::make_unique<dma::DmaEngine>("dma", first_core_index + 1 + static_cast<int>(spe_count));

@@ -157,8 +157,8 @@ Eib::Eib(sc_core::sc_module_name name, double core_clock_hz)
 }
 
 void Eib::attach(TargetSocket& target, uint64_t base, uint64_t size, const std::string& window_name,
-                 Element element) {
-  Router::attach(target, base, size, window_name);
+                 Element element, bool translate) {
+  Router::attach(target, base, size, window_name, translate);
   target_at_.push_back(element);
 }
 

@@ -46,9 +46,10 @@ class Eib : public Router {
     master.bind(upstream);
     master_at_.push_back(element);
   }
-  // Maps [base, base + size) to `target`, which sits at `element`.
+  // Maps [base, base + size) to `target`, which sits at `element` (`translate`: the target sees
+  // addresses from the window's base; else the EIB's own).
   void attach(TargetSocket& target, uint64_t base, uint64_t size, const std::string& window_name,
-              Element element);
+              Element element, bool translate = true);
 
   // Shown every access at the moment the EIB performs it (the atomic units' lock lines).
   void set_snoop(EibSnoop* snoop) { snoop_ = snoop; }
