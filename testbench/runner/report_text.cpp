@@ -107,6 +107,30 @@ void write_text_report(const Json& r, std::ostream& out) {
                        human_time(num(g, "credit_stall_ps") / 1e3));
   });
   header = false;
+  each_group(stats, "nops", [&](const std::string& path, const Json& g) {
+    if (num(g, "wire_bytes") == 0) return;
+    if (!header) {
+      out << "\nHyperTransport links (per direction) payload     GB/s  eff.   util  writes   reads"
+             "  responses\n";
+      header = true;
+    }
+    out << fmt::format("  {:<32} {:>10} {:8.3f} {:5.3f} {} {:7.0f} {:7.0f} {:10.0f}\n", path,
+                       human_bytes(num(g, "payload_bytes")), num(g, "payload_bandwidth_GBps"),
+                       num(g, "payload_efficiency"), pct(num(g, "utilisation")),
+                       num(g, "posted_writes"), num(g, "reads"), num(g, "read_responses"));
+  });
+  header = false;
+  each_group(stats, "downstream_writes", [&](const std::string& path, const Json& g) {
+    if (num(g, "downstream_bytes") + num(g, "upstream_bytes") == 0) return;
+    if (!header) {
+      out << "\nHT-to-PCIe bridges                  to accelerators  to host    mean transit\n";
+      header = true;
+    }
+    out << fmt::format(
+        "  {:<32} {:>15} {:>10} {:>14}\n", path, human_bytes(num(g, "downstream_bytes")),
+        human_bytes(num(g, "upstream_bytes")), human_time(g["transit"]["mean"].get<double>()));
+  });
+  header = false;
   each_group(stats, "frames", [&](const std::string& path, const Json& g) {
     if (num(g, "frames") == 0) return;
     if (!header) {

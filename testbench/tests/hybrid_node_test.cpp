@@ -12,7 +12,7 @@
 #include "sw/hal/mfc.h"
 #include "testbench/support/node_fixture.h"
 #include "testbench/support/scripted_initiator.h"
-#include "tlm/bus/router.h"
+#include "tlm/bus/crossbar.h"
 #include "tlm/check/checker.h"
 #include "tlm/link/delivery_workers.h"
 #include "tlm/params/param_registry.h"
@@ -57,8 +57,8 @@ TEST(HybridNode, HostLoadAcrossPcieTakesTheModelledRoundTrip) {
   const sc_time expected = edge(read_by_mic) + eib_clock.cycles(1 + 5) +
                            transfer_time(8 + 20, rate) + sc_time(pcie.latency_ns, SC_NS);
   EXPECT_NEAR(took.to_seconds() * 1e12, expected.to_seconds() * 1e12, 3.0);  // ps rounding
-  EXPECT_EQ(node->pcie(0, 0).tlps(0, TlpKind::MRd), 1u);
-  EXPECT_EQ(node->pcie(0, 0).tlps(1, TlpKind::CplD), 1u);
+  EXPECT_EQ(node->pcie(0, 0).packets(0, hs::link::PacketKind::Read), 1u);
+  EXPECT_EQ(node->pcie(0, 0).packets(1, hs::link::PacketKind::ReadData), 1u);
 }
 
 TEST(HybridNode, MfcGetAndPutMoveDataThroughTheLocalStore) {
@@ -197,7 +197,7 @@ TEST(HybridNode, MsiFromAcceleratorInterruptsHostCore) {
   });
   sc_core::sc_start();
   EXPECT_EQ(lines, 1u << 5);
-  EXPECT_EQ(node->pcie(1, 0).tlps(1, TlpKind::MWr), 1u);
+  EXPECT_EQ(node->pcie(1, 0).packets(1, hs::link::PacketKind::Write), 1u);
 }
 
 // The accelerators' windows into the host stop below the host's accelerator windows, so
@@ -236,7 +236,7 @@ TEST(HybridNode, LinksDeliverInPlaceWithoutWorkerThreads) {
 TEST(HybridNode, PeerToPeerAcrossTheRootComplexIsRejected) {
   constexpr uint64_t kPeerWindow = amap::acc_via_pcie(1, 0);
   PcieLink up0("pcie0", 0), up1("pcie1", 1);
-  Router root("root_complex", 20);
+  Crossbar root("root_complex", CrossbarDefaults{});
   RecordingMemory host("host_dram", sc_time(80, SC_NS)), own("acc0_dram", sc_time(90, SC_NS)),
       peer("acc1_dram", sc_time(90, SC_NS));
   uint32_t value = 0x1234;
@@ -245,23 +245,25 @@ TEST(HybridNode, PeerToPeerAcrossTheRootComplexIsRejected) {
   });
   ScriptedInitiator host_core("host_core", [](ScriptedInitiator&) {});
   ScriptedInitiator acc1("acc1", [](ScriptedInitiator&) {});
-  acc0.socket.bind(up0.b_in);
-  acc1.socket.bind(up1.b_in);
-  host_core.socket.bind(root.upstream);
-  up0.a_out.bind(root.upstream);
-  up1.a_out.bind(root.upstream);
+  using hs::link::SplitLink;
+  acc0.socket.bind(up0.port(SplitLink::B).in);
+  acc1.socket.bind(up1.port(SplitLink::B).in);
+  root.connect(host_core.socket, "core0");
+  root.connect(up0.port(SplitLink::A).out, "pcie0_inbound", true);
+  root.connect(up1.port(SplitLink::A).out, "pcie1_inbound", true);
   root.attach(host.socket, 0, amap::kHostDramMax, "dram");
-  root.attach(up0.a_in, amap::acc_via_pcie(0, 0), amap::kAccWindowSize, "acc0");
-  root.attach(up1.a_in, kPeerWindow, amap::kAccWindowSize, "acc1");
-  up0.b_out.bind(own.socket);
-  up1.b_out.bind(peer.socket);
+  root.attach(up0.port(SplitLink::A).in, amap::acc_via_pcie(0, 0), amap::kAccWindowSize, "acc0",
+              true);
+  root.attach(up1.port(SplitLink::A).in, kPeerWindow, amap::kAccWindowSize, "acc1", true);
+  up0.port(SplitLink::B).out.bind(own.socket);
+  up1.port(SplitLink::B).out.bind(peer.socket);
   ParamRegistry::instance().finalize();
   sc_core::sc_start();
   // Exactly one violation: the root complex's refusal, named as such, and nothing else (in
   // particular not the generic "write not accepted").
   const auto& v = CheckRegistry::instance().violations();
   ASSERT_EQ(v.size(), 1u) << first_violation();
-  EXPECT_EQ(v[0].check, "PCIe: no peer-to-peer request through the root complex");
+  EXPECT_EQ(v[0].check, "root complex: no peer-to-peer request between I/O links");
   EXPECT_NE(v[0].message.find("unsupported request"), std::string::npos) << v[0].message;
   EXPECT_NE(v[0].message.find("peer-to-peer"), std::string::npos) << v[0].message;
   // And the write never reached the peer.

@@ -40,7 +40,7 @@ HYBRIDSIM_WORKLOAD(dma_transfers, HybridModel,
       p.integer("segments", 16, "", "message ring segments", Range::between(1, 1024)));
   const auto os_cfg = fw::os::OsConfig::declare("node0.host.os");
   const auto cache_cfg = fw::slmpm::CacheConfig::declare("node0.host.slmpm.cache");
-  if (!m.node.accelerators[0]->dma) {
+  if (!m.node.accelerator_dma(0)) {
     throw InputError(
         "workload dma_transfers needs a DMA engine on the accelerator "
         "(node0.dma_engines = accelerator or both)");
@@ -98,7 +98,7 @@ HYBRIDSIM_WORKLOAD(dma_transfers, HybridModel,
   // Checker: DMA (arriving over PCIe) may only touch pinned host memory.
   m.node.host->dram->watch_accesses(
       cfg.buffer(0), cfg.buffer(cfg.buffers), [st](const tlm::tlm_generic_payload& gp) {
-        if (!gp.get_extension<PcieTlpExt>()) return;  // the host's own accesses
+        if (!from_device_link(gp)) return;  // the host's own accesses
         const uint64_t a = gp.get_address(), n = gp.get_data_length();
         if (st->os->covers(a, a + n)) return;
         ++st->unpinned_accesses;

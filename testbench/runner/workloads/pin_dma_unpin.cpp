@@ -76,7 +76,7 @@ HYBRIDSIM_WORKLOAD(pin_dma_unpin, HybridModel,
       "then this many bytes to region 1 on the same engine",
       Range::between(0, 64 << 20)));
   const auto os_cfg = fw::os::OsConfig::declare("node0.host.os");
-  if (!m.node.host->dma || !m.node.accelerators[0]->dma) {
+  if (!m.node.host->dma || !m.node.accelerator_dma(0)) {
     throw InputError(
         "workload pin_dma_unpin needs DMA engines on the host and the accelerator: "
         "set node0.dma_engines=both");
