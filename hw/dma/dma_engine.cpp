@@ -287,7 +287,10 @@ void DmaEngine::finish(const WriteItem& done) {
   if (requests_.empty()) liveness_->idle();
   ++completed_;
   ++requests_done_;
-  busy_.add(done.start, hs::now());
+  // Requests overlap in the pipeline (the next one's reads begin before this one's writes
+  // end): the engine is busy over the union of their spans, which finish in order.
+  busy_.add(std::max(done.start, busy_until_), hs::now());
+  busy_until_ = hs::now();
   queue_.set(static_cast<int64_t>(requests_.size()), hs::now());
   request_latency_.sample((hs::now() - submitted_at).to_seconds() * 1e9);
   if (track_ >= 0) {

@@ -110,6 +110,7 @@ class DmaEngine : public sc_core::sc_module {
   Counter& bytes_copied_;
   Counter& writes_;
   BusyTime& busy_;
+  sc_core::sc_time busy_until_;  // the end of the busy time counted so far
   Occupancy& queue_;
   Histogram& request_latency_;
   int track_;
