@@ -59,9 +59,11 @@ void host_program(Hal& hal, const Config& cfg, os::OsModel& os, slmpm::Registrat
   const uint64_t t0 = hal.cycles();
   for (uint64_t i = 0; i < cfg.messages; ++i) {
     const uint32_t b = static_cast<uint32_t>(i % kBuffers);
-    // Sizes spread over orders of magnitude, multiples of 16 (DMA alignment).
-    const uint32_t n = static_cast<uint32_t>(
-        16 * std::max<uint64_t>(1, (uint64_t{1} << (rng() % 15)) * cfg.max_bytes / (16 << 14)));
+    // Sizes spread over orders of magnitude, multiples of 16 (DMA alignment), or all the same
+    // (the draw is made either way, so the other draws do not depend on it).
+    const uint64_t spread =
+        16 * std::max<uint64_t>(1, (uint64_t{1} << (rng() % 15)) * cfg.max_bytes / (16 << 14));
+    const uint32_t n = cfg.fixed_size ? cfg.max_bytes : static_cast<uint32_t>(spread);
     const Form form = cfg.ids == IdForms::Pcie     ? Form::PcieId
                       : cfg.ids == IdForms::Mac    ? Form::EthernetMac
                       : cfg.ids == IdForms::Global ? Form::Global

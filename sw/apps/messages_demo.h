@@ -39,6 +39,7 @@ struct Config {
   bool ethernet = true;
   uint64_t messages = 200;
   uint32_t max_bytes = 256 * 1024;
+  bool fixed_size = false;  // every message max_bytes long (else spread over sizes)
   uint32_t window = 4;
   uint32_t receive_slots = 5;  // the accelerator's receive area for sends
   IdForms ids = IdForms::Mixed;

@@ -23,6 +23,15 @@ HYBRIDSIM_WORKLOAD(slmpm_messages, HybridModel,
       p.integer("messages", 200, "", "messages the host sends", Range::between(1, 1e6)));
   cfg.max_bytes = static_cast<uint32_t>(p.integer("max_bytes", 256 * 1024, "B", "largest message",
                                                   Range::between(16, demo::kBufferBytes)));
+  cfg.fixed_size = p.choice("sizes", "spread",
+                            "message sizes: spread over orders of magnitude up to max_bytes, or "
+                            "every message max_bytes long",
+                            {"spread", "fixed"}) == "fixed";
+  if (cfg.fixed_size && cfg.max_bytes % 16 != 0) {
+    throw InputError(fmt::format(
+        "workload.max_bytes = {}: with workload.sizes = fixed it must be a multiple of 16",
+        cfg.max_bytes));
+  }
   cfg.window = static_cast<uint32_t>(
       p.integer("window", 4, "", "messages in flight", Range::between(1, 64)));
   const auto slots =
@@ -76,7 +85,7 @@ HYBRIDSIM_WORKLOAD(slmpm_messages, HybridModel,
   const auto os_cfg = fw::os::OsConfig::declare("node0.host.os");
   const auto cache_cfg = fw::slmpm::CacheConfig::declare("node0.host.slmpm.cache");
   cfg.ethernet = m.node.eth_per_acc > 0;
-  if (!m.node.accelerators[0]->dma) {
+  if (!m.node.accelerator_dma(0)) {
     throw InputError(
         "workload slmpm_messages needs a DMA engine on the accelerator (node0.dma_engines)");
   }
