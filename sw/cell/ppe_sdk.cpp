@@ -41,7 +41,7 @@ uint64_t firmware_ea(const void* p) {
 
 Ppe::Ppe(Hal& hal, int spes, EaAddress ea) : hal_(hal), ea_(std::move(ea)) {
   contexts_.resize(static_cast<size_t>(spes));
-  for (int i = 0; i < spes; ++i) contexts_[static_cast<size_t>(i)] = {i, 0, false};
+  for (int i = 0; i < spes; ++i) contexts_[static_cast<size_t>(i)] = {i, 0, false, false, {}};
 }
 
 bool Ppe::live(const SpeContext* spe) const {
@@ -57,6 +57,7 @@ SpeContext* Ppe::spe_context_create(unsigned flags, void* gang) {
   for (SpeContext& c : contexts_) {
     if (c.live) continue;
     c.live = true;
+    c.stopped = false;
     c.flags = flags;
     spe_mmio::set_signal_or_mode(hal_, regs(&c), (flags & spe::kCfgSignotify1Or) != 0,
                                  (flags & spe::kCfgSignotify2Or) != 0);
@@ -89,12 +90,20 @@ int Ppe::spe_context_run(SpeContext* spe, unsigned* entry, unsigned, void* argp,
                   });
   const uint32_t code = status >> ps::kStopCodeShift;
   if (entry != nullptr) *entry = static_cast<unsigned>(hal_.reg_read(s.ps(ps::kSpuNpc)));
-  if (stopinfo != nullptr) {
-    stopinfo->stop_reason = (code & 0xFF00) == kNormalEnd ? spe::kExit : 2;  // stop-and-signal
-    stopinfo->exit_code = static_cast<int>(code & 0xFF);
-    stopinfo->spu_status = static_cast<int>(status);
-  }
+  StopInfo& stop = spe->last_stop;
+  stop.stop_reason = (code & 0xFF00) == kNormalEnd ? spe::kExit : 2;  // 2: stop-and-signal
+  stop.exit_code = static_cast<int>(code & 0xFF);
+  stop.spu_status = static_cast<int>(status);
+  spe->stopped = true;
+  if (stopinfo != nullptr) *stopinfo = stop;
   return (code & 0xFF00) == kNormalEnd ? 0 : static_cast<int>(code);
+}
+
+int Ppe::spe_stop_info_read(SpeContext* spe, StopInfo* stopinfo) {
+  if (!live(spe)) return fail(ESRCH);
+  if (stopinfo == nullptr || !spe->stopped) return fail(EINVAL);
+  *stopinfo = spe->last_stop;
+  return 0;
 }
 
 int Ppe::spe_out_mbox_read(SpeContext* spe, unsigned* data, int count) {

@@ -44,16 +44,18 @@ constexpr unsigned kDefaultEntry = 0xFFFFFFFFu;
 constexpr int kCountPhysicalCpuNodes = 1, kCountPhysicalSpes = 2, kCountUsableSpes = 3;
 }  // namespace spe
 
-struct SpeContext {
-  int spe = -1;  // the physical SPE
-  unsigned flags = 0;
-  bool live = true;
-};
-
 struct StopInfo {  // spe_stop_info_t's fields this model fills
   unsigned stop_reason = 0;
   int exit_code = 0;
   int spu_status = 0;
+};
+
+struct SpeContext {
+  int spe = -1;  // the physical SPE
+  unsigned flags = 0;
+  bool live = true;
+  bool stopped = false;  // a run has stopped: `last_stop` says how
+  StopInfo last_stop;
 };
 
 class Ppe {
@@ -65,6 +67,8 @@ class Ppe {
   int spe_context_destroy(SpeContext* spe);
   int spe_context_run(SpeContext* spe, unsigned* entry, unsigned runflags, void* argp, void* envp,
                       StopInfo* stopinfo);
+  // How the context's latest run stopped (EINVAL before its first run has stopped).
+  int spe_stop_info_read(SpeContext* spe, StopInfo* stopinfo);
 
   int spe_out_mbox_read(SpeContext* spe, unsigned* data, int count);
   int spe_out_mbox_status(SpeContext* spe);

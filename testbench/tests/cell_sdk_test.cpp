@@ -340,8 +340,15 @@ TEST(CellSdkExamples, ARunContextPutsItsLocalStoreIntoAnotherSpesAndExits) {
     SpeContext* other = ppe.spe_context_create(0, nullptr);
     ASSERT_EQ(me->spe, 0);
     ASSERT_EQ(other->spe, 1);
+    sdk::StopInfo read;
+    errno = 0;
+    EXPECT_EQ(ppe.spe_stop_info_read(me, &read), -1);  // no run has stopped yet
+    EXPECT_EQ(errno, EINVAL);
     unsigned entry = sdk::spe::kDefaultEntry;
     rc = ppe.spe_context_run(me, &entry, 0, ppe.spe_ls_area_get(other), nullptr, &stop);
+    EXPECT_EQ(ppe.spe_stop_info_read(me, &read), 0);
+    EXPECT_EQ(read.stop_reason, sdk::spe::kExit);
+    EXPECT_EQ(read.exit_code, 7);
     ppe.spe_context_destroy(me);
     ppe.spe_context_destroy(other);
   });
