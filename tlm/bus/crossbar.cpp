@@ -6,6 +6,7 @@
 
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
+#include "tlm/payload/fabric_refusal.h"
 #include "tlm/timing/clock.h"
 
 namespace hs {
@@ -92,6 +93,7 @@ bool Crossbar::admit(const Route& route, tlm::tlm_generic_payload& gp) {
                         gp.is_write() ? "write" : "read", gp.get_data_length(), addr,
                         masters_[static_cast<size_t>(route.from)]->name));
   if (!refused) return true;
+  if (auto* r = gp.get_extension<FabricRefusalExt>()) r->reported = true;
   gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   return false;
 }
