@@ -89,7 +89,8 @@ void Core::end_of_elaboration() {
   if (!firmware_) return;
   sc_core::sc_spawn_options opts;
   if (execution_ == Execution::Fiber) {
-    fiber_ = std::make_unique<Fiber>(name(), stack_bytes_, [this] { run(); });
+    fiber_ = std::make_unique<Fiber>(
+        name(), stack_bytes_, [this] { run(); }, stack_guarded_);
     opts.spawn_method();
     sc_core::sc_spawn([this] { step(); }, sc_core::sc_gen_unique_name("step"), &opts);
   } else {
