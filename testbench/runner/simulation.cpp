@@ -228,8 +228,9 @@ int Simulation::run(std::ostream& out) {
       if (!c->has_firmware() || c->finished()) continue;
       if (++stuck > kNamed) continue;
       const std::string in = c->open_phases();
-      named.push_back(fmt::format("{} ({}{}{})", c->name(), describe(c->state()),
-                                  in.empty() ? "" : ", in ", in));
+      const std::string note = model_->core_note(c);
+      named.push_back(fmt::format("{} ({}{}{}{}{})", c->name(), describe(c->state()),
+                                  in.empty() ? "" : ", in ", in, note.empty() ? "" : "; ", note));
     }
     if (stuck > 0) {
       checks.fail(
