@@ -317,6 +317,13 @@ std::string Core::open_phases() const {
   return s;
 }
 
+void Core::trace_open_phases(const sc_core::sc_time& at) const {
+  if (track_ < 0) return;
+  const nlohmann::json args = {{"unfinished", true}};
+  for (const OpenPhase& p : phases_)
+    TransactionTrace::instance().span(track_, p.name, p.start, at, &args);
+}
+
 void Core::phase_end() {
   if (phases_.empty()) return;
   TransactionTrace::instance().span(track_, phases_.back().name, phases_.back().start, hs::now());

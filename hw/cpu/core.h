@@ -65,6 +65,10 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   // The firmware phases open now, outermost first, joined by " > " (empty if none): where a
   // core that never finishes is stuck.
   std::string open_phases() const;
+  // Writes the phases open now as spans ending at `at`, marked unfinished: a run that stops
+  // with the firmware inside them (a deadlock, a crash elsewhere, a time limit) still shows
+  // where each core was.
+  void trace_open_phases(const sc_core::sc_time& at) const;
   uint64_t compute_cycles() const { return compute_cycles_.value; }
   uint64_t register_accesses() const { return reg_accesses_.value; }
 

@@ -244,6 +244,9 @@ int Simulation::run(std::ostream& out) {
   check_physical_limits(end);
   // Every output is attempted even if one fails; the failures are reported together.
   InputProblems unwritten;
+  for (const Core* c : model_->cores()) {
+    if (c->has_firmware() && !c->finished()) c->trace_open_phases(end);
+  }
   unwritten.attempt([] { TransactionTrace::instance().close(); });
   unwritten.attempt([] { SignalTrace::instance().close(); });
   // Threads still suspended (firmware stopped early, engines waiting for work) are unwound so
