@@ -33,3 +33,14 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/hybridsimConfig.cmake
 # The command line and the scenarios it runs by name (found beside the installed binary).
 install(TARGETS hybridsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY testbench/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hybridsim/scenarios)
+
+# User programs: the compiler wrappers, the runtimes they link into every program, the entry
+# that makes a program runnable on its own, and the program-facing headers (mpi.h,
+# hybridsim.h) in one directory. The wrappers find them relative to themselves
+# (testbench/cc/program_cc.h).
+install(TARGETS hybridsim-mpicc hybridsim-mpicxx RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS hybridsim_program_runtime hybridsim_program_runtime_cxx hybridsim_mpi_runtime
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}/hybridsim)
+install(FILES sw/user/runtime/exec_entry.c DESTINATION ${CMAKE_INSTALL_LIBDIR}/hybridsim)
+install(DIRECTORY sw/user/include/ sw/mpi/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hybridsim/program)

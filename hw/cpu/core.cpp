@@ -89,7 +89,8 @@ void Core::end_of_elaboration() {
   if (!firmware_) return;
   sc_core::sc_spawn_options opts;
   if (execution_ == Execution::Fiber) {
-    fiber_ = std::make_unique<Fiber>(name(), stack_bytes_, [this] { run(); });
+    fiber_ = std::make_unique<Fiber>(
+        name(), stack_bytes_, [this] { run(); }, stack_guarded_);
     opts.spawn_method();
     sc_core::sc_spawn([this] { step(); }, sc_core::sc_gen_unique_name("step"), &opts);
   } else {
@@ -314,6 +315,13 @@ std::string Core::open_phases() const {
   std::string s;
   for (const OpenPhase& p : phases_) s += (s.empty() ? "" : " > ") + std::string(p.name);
   return s;
+}
+
+void Core::trace_open_phases(const sc_core::sc_time& at) const {
+  if (track_ < 0) return;
+  const nlohmann::json args = {{"unfinished", true}};
+  for (const OpenPhase& p : phases_)
+    TransactionTrace::instance().span(track_, p.name, p.start, at, &args);
 }
 
 void Core::phase_end() {

@@ -53,12 +53,22 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   ~Core() override;
 
   void set_firmware(Firmware fw) { firmware_ = std::move(fw); }
+  // Before the end of elaboration: the firmware's stack, instead of the stack_size parameter's,
+  // and (fiber cores) whether it has a guard page below it (tlm/kernel/fiber.h).
+  void set_stack(uint64_t bytes, bool guarded) {
+    stack_bytes_ = bytes;
+    stack_guarded_ = guarded;
+  }
   bool has_firmware() const { return static_cast<bool>(firmware_); }
   bool finished() const { return state_ == static_cast<int>(State::Done); }
   State state() const { return static_cast<State>(state_); }
   // The firmware phases open now, outermost first, joined by " > " (empty if none): where a
   // core that never finishes is stuck.
   std::string open_phases() const;
+  // Writes the phases open now as spans ending at `at`, marked unfinished: a run that stops
+  // with the firmware inside them (a deadlock, a crash elsewhere, a time limit) still shows
+  // where each core was.
+  void trace_open_phases(const sc_core::sc_time& at) const;
   uint64_t compute_cycles() const { return compute_cycles_.value; }
   uint64_t register_accesses() const { return reg_accesses_.value; }
 
@@ -123,6 +133,7 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   Firmware firmware_;
   Execution execution_;
   uint64_t stack_bytes_;
+  bool stack_guarded_ = false;
   std::string stack_param_;  // its parameter's name, for the overflow message
   std::unique_ptr<Fiber> fiber_;
   uint32_t irq_pending_ = 0;

@@ -24,8 +24,12 @@ class CollContext {
   uint64_t scratch(uint64_t bytes);
   // Memory to memory through the core (loads and stores on the node bus).
   void copy(uint64_t dst, uint64_t src, uint32_t bytes);
-  // acc = acc op in, element by element; the arithmetic is charged per byte.
-  void combine(uint64_t acc, uint64_t in, uint32_t bytes);
+  // acc = acc op in, element by element; the arithmetic is charged per byte. With a user's
+  // operator the order matters: `acc_is_lower` says acc holds the lower ranks' part (the
+  // result is then acc op in, else in op acc).
+  void combine(uint64_t acc, uint64_t in, uint32_t bytes, bool acc_is_lower = true);
+  // Whether the call's operator lets blocks combine in any order.
+  bool commutative() const { return !call.user || call.user->commutative; }
   void send(uint64_t buf, uint32_t bytes, int dest);
   void recv(uint64_t buf, uint32_t bytes, int src);
   void sendrecv(uint64_t sbuf, uint32_t sbytes, int dest, uint64_t rbuf, uint32_t rbytes, int src);
@@ -83,5 +87,21 @@ void alltoall_linear(CollContext& c);
 void alltoallv_pairwise(CollContext& c);
 void alltoallv_ring(CollContext& c);
 void alltoallv_linear(CollContext& c);
+void gather_binomial(CollContext& c);  // coll_gather.cpp
+void gather_linear(CollContext& c);
+void gatherv_linear(CollContext& c);
+void gatherv_sequential(CollContext& c);
+void scatter_binomial(CollContext& c);
+void scatter_linear(CollContext& c);
+void scatterv_linear(CollContext& c);
+void scatterv_sequential(CollContext& c);
+void allgatherv_ring(CollContext& c);
+void allgatherv_linear(CollContext& c);
+void reduce_scatter_reduce_scatterv(CollContext& c);
+void reduce_scatter_ring(CollContext& c);
+void scan_recursive_doubling(CollContext& c);
+void scan_linear(CollContext& c);
+void exscan_recursive_doubling(CollContext& c);
+void exscan_linear(CollContext& c);
 
 }  // namespace hs::fw::mpi

@@ -4,11 +4,12 @@
 namespace hs::fw::mpi {
 
 namespace {
-// Block i of P over `bytes`, on element boundaries: [lo, hi).
-void block(uint32_t bytes, int i, int p, uint32_t& lo, uint32_t& hi) {
-  const uint64_t elems = bytes / 8;
-  lo = static_cast<uint32_t>(elems * static_cast<uint64_t>(i) / static_cast<uint64_t>(p) * 8);
-  hi = static_cast<uint32_t>(elems * static_cast<uint64_t>(i + 1) / static_cast<uint64_t>(p) * 8);
+// Block i of P over `bytes`, on the boundaries of `element`-byte elements: [lo, hi).
+void block(uint32_t bytes, uint32_t element, int i, int p, uint32_t& lo, uint32_t& hi) {
+  const uint64_t elems = bytes / element;
+  lo = static_cast<uint32_t>(elems * static_cast<uint64_t>(i) / static_cast<uint64_t>(p) * element);
+  hi = static_cast<uint32_t>(elems * static_cast<uint64_t>(i + 1) / static_cast<uint64_t>(p) *
+                             element);
   if (i == p - 1) hi = bytes;
 }
 }  // namespace
@@ -56,16 +57,18 @@ void allreduce_ring(CollContext& c) {
   const uint64_t acc = c.call.recv, in = c.scratch(n);
   c.copy(acc, c.call.send, n);
   const int p = c.size, next = (c.rank + 1) % p, prev = (c.rank - 1 + p) % p;
+  const auto e =
+      static_cast<uint32_t>(c.call.user ? c.call.user->element_bytes : datatype_size(c.call.type));
   uint32_t slo, shi, rlo, rhi;
   for (int s = 0; s < p - 1; ++s) {  // reduce-scatter
-    block(n, (c.rank - s + p) % p, p, slo, shi);
-    block(n, (c.rank - s - 1 + 2 * p) % p, p, rlo, rhi);
+    block(n, e, (c.rank - s + p) % p, p, slo, shi);
+    block(n, e, (c.rank - s - 1 + 2 * p) % p, p, rlo, rhi);
     c.sendrecv(acc + slo, shi - slo, next, in + rlo, rhi - rlo, prev);
     c.combine(acc + rlo, in + rlo, rhi - rlo);
   }
   for (int s = 0; s < p - 1; ++s) {  // allgather of the reduced blocks
-    block(n, (c.rank + 1 - s + p) % p, p, slo, shi);
-    block(n, (c.rank - s + p) % p, p, rlo, rhi);
+    block(n, e, (c.rank + 1 - s + p) % p, p, slo, shi);
+    block(n, e, (c.rank - s + p) % p, p, rlo, rhi);
     c.sendrecv(acc + slo, shi - slo, next, acc + rlo, rhi - rlo, prev);
   }
 }

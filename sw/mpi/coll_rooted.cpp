@@ -68,21 +68,34 @@ void bcast_ring(CollContext& c) {
 }
 
 void reduce_binomial(CollContext& c) {
-  const int v = virtual_rank(c);
+  // A non-commutative operator: the tree towards rank 0, where each rank's part covers the
+  // ranks just above it (it is the lower part of every combination), then on to the root.
+  const bool ordered = !c.commutative();
+  const int root = ordered ? 0 : c.call.root;
+  const int v = (c.rank - root + c.size) % c.size;
+  const auto real = [&](int w) { return (w + root) % c.size; };
   const uint32_t n = c.call.bytes;
   const uint64_t acc = c.scratch(n), in = c.scratch(n);
   c.copy(acc, c.call.send, n);
+  bool tree_root = true;
   for (int mask = 1; mask < c.size; mask <<= 1) {
     if (v & mask) {
-      c.send(acc, n, real_rank(c, v - mask));
-      return;
+      c.send(acc, n, real(v - mask));
+      tree_root = false;
+      break;
     }
     if (v + mask < c.size) {
-      c.recv(in, n, real_rank(c, v + mask));
-      c.combine(acc, in, n);
+      c.recv(in, n, real(v + mask));
+      c.combine(acc, in, n, true);
     }
   }
-  c.copy(c.call.recv, acc, n);
+  if (tree_root && c.rank == c.call.root) {
+    c.copy(c.call.recv, acc, n);
+  } else if (tree_root) {
+    c.send(acc, n, c.call.root);  // ordered: rank 0 passes the result on
+  } else if (ordered && c.rank == c.call.root) {
+    c.recv(c.call.recv, n, 0);
+  }
 }
 
 void reduce_ring(CollContext& c) {

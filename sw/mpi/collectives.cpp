@@ -25,6 +25,24 @@ const char* collective_name(Collective c) {
       return "alltoall";
     case Collective::Alltoallv:
       return "alltoallv";
+    case Collective::Gather:
+      return "gather";
+    case Collective::Gatherv:
+      return "gatherv";
+    case Collective::Scatter:
+      return "scatter";
+    case Collective::Scatterv:
+      return "scatterv";
+    case Collective::Allgatherv:
+      return "allgatherv";
+    case Collective::ReduceScatter:
+      return "reduce_scatter";
+    case Collective::ReduceScatterBlock:
+      return "reduce_scatter_block";
+    case Collective::Scan:
+      return "scan";
+    case Collective::Exscan:
+      return "exscan";
   }
   return "?";
 }
@@ -77,6 +95,46 @@ const std::vector<AlgorithmInfo>& algorithms(Collective c) {
         alltoallv_ring},
        {"linear", "every receive and send posted at once; the network orders them", false,
         alltoallv_linear}},
+      // gather
+      {{"binomial", "binomial tree towards the root, each subtree's blocks together", false,
+        gather_binomial},
+       {"linear", "every rank sends its block to the root", false, gather_linear}},
+      // gatherv
+      {{"linear", "every rank sends its block to the root, which posts every receive at once",
+        false, gatherv_linear},
+       {"sequential", "the root receives the blocks one rank after another", false,
+        gatherv_sequential}},
+      // scatter
+      {{"binomial", "binomial tree from the root, each subtree's blocks together", false,
+        scatter_binomial},
+       {"linear", "the root sends every rank its block", false, scatter_linear}},
+      // scatterv
+      {{"linear", "the root sends every rank its block, all at once", false, scatterv_linear},
+       {"sequential", "the root sends the blocks one rank after another", false,
+        scatterv_sequential}},
+      // allgatherv
+      {{"ring", "P-1 steps passing blocks to the next rank", false, allgatherv_ring},
+       {"linear", "every rank sends its block to every other, all at once", false,
+        allgatherv_linear}},
+      // reduce_scatter
+      {{"reduce_scatterv", "binomial reduce to rank 0, then its parts scattered", false,
+        reduce_scatter_reduce_scatterv},
+       {"ring", "P-1 steps around the ring, each rank adding its part of the block passing by",
+        false, reduce_scatter_ring}},
+      // reduce_scatter_block
+      {{"reduce_scatterv", "binomial reduce to rank 0, then its parts scattered", false,
+        reduce_scatter_reduce_scatterv},
+       {"ring", "P-1 steps around the ring, each rank adding its part of the block passing by",
+        false, reduce_scatter_ring}},
+      // scan
+      {{"recursive_doubling", "log2(P) exchanges of partial prefixes", false,
+        scan_recursive_doubling},
+       {"linear", "a chain: each rank adds its part and passes the prefix on", false, scan_linear}},
+      // exscan
+      {{"recursive_doubling", "log2(P) exchanges of partial prefixes", false,
+        exscan_recursive_doubling},
+       {"linear", "a chain: each rank adds its part and passes the prefix on", false,
+        exscan_linear}},
   }};
   return tables[static_cast<size_t>(c)];
 }
@@ -112,6 +170,10 @@ const AlgorithmInfo* find_algorithm(Collective c, const std::string& name,
   return a;
 }
 
+Algorithms::Algorithms() {
+  for (auto c : kAllCollectives) of(c) = algorithms(c).front().name;
+}
+
 CollContext::CollContext(Comm& comm_, const CollectiveCall& call_)
     : comm(comm_),
       call(call_),
@@ -138,12 +200,22 @@ void CollContext::copy(uint64_t dst, uint64_t src, uint32_t bytes) {
   comm.hal().store(dst, v.data(), bytes);
 }
 
-void CollContext::combine(uint64_t acc, uint64_t in, uint32_t bytes) {
+void CollContext::combine(uint64_t acc, uint64_t in, uint32_t bytes, bool acc_is_lower) {
   if (bytes == 0) return;
   std::vector<uint8_t> a(bytes), b(bytes);
   comm.hal().load(acc, a.data(), bytes);
   comm.hal().load(in, b.data(), bytes);
-  mpi::combine(call.op, call.type, a.data(), b.data(), bytes);
+  if (call.user) {
+    const size_t n = bytes / call.user->element_bytes;
+    if (acc_is_lower) {  // acc op in, landing in in's copy
+      call.user->apply(a.data(), b.data(), n);
+      a.swap(b);
+    } else {
+      call.user->apply(b.data(), a.data(), n);
+    }
+  } else {
+    mpi::combine(call.op, call.type, a.data(), b.data(), bytes);
+  }
   comm.hal().compute(
       static_cast<uint64_t>(std::ceil(bytes * comm.config().reduce_cycles_per_byte)));
   comm.hal().store(acc, a.data(), bytes);
@@ -177,6 +249,16 @@ void Collectives::run(CollectiveCall call) {
   call.comm = comm_.id();
   call.group = comm_.group();
   const AlgorithmInfo* a = chosen_[static_cast<size_t>(call.kind)];
+  // A user's non-commutative operator combines in rank order: the binomial tree towards rank
+  // 0 (reduce_binomial keeps the order then), for whatever algorithm was chosen.
+  if (call.user && !call.user->commutative && call.kind == Collective::Allreduce) {
+    static const AlgorithmInfo ordered{"binomial", "", false, allreduce_binomial};
+    a = &ordered;
+  }
+  if (call.user && !call.user->commutative && call.kind == Collective::Reduce) {
+    static const AlgorithmInfo ordered{"binomial", "", false, reduce_binomial};
+    a = &ordered;
+  }
   Phase phase(comm_.hal(), collective_name(call.kind));
   const int me = comm_.world_rank(comm_.rank());
   comm_.trace().collective_begin(me, call);
@@ -222,6 +304,22 @@ void Collectives::allreduce(uint64_t send, uint64_t recv, uint32_t bytes, Dataty
   CollectiveCall c = moving(Collective::Allreduce, send, recv, bytes);
   c.type = type;
   c.op = op;
+  run(c);
+}
+
+void Collectives::reduce(uint64_t send, uint64_t recv, uint32_t bytes, const UserOp& user,
+                         int root) {
+  CollectiveCall c = moving(Collective::Reduce, send, recv, bytes);
+  c.op = Op::User;
+  c.user = &user;
+  c.root = root;
+  run(c);
+}
+
+void Collectives::allreduce(uint64_t send, uint64_t recv, uint32_t bytes, const UserOp& user) {
+  CollectiveCall c = moving(Collective::Allreduce, send, recv, bytes);
+  c.op = Op::User;
+  c.user = &user;
   run(c);
 }
 

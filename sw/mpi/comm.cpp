@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <vector>
 
 namespace hs::fw::mpi {
 
@@ -25,24 +26,24 @@ Comm::Comm(Hal& hal, const MpiConfig& cfg, const hs::torus::TorusShape& shape, c
                                                    map.place(rank).node)),
       sink_(rank_memory(map.place(rank).t) + kRankWindow - 64) {}
 
-Comm::Comm(Comm& parent, const std::vector<int>& group, int rank, int id)
+Comm::Comm(Comm& parent, const std::vector<int>& group, int rank, int slot)
     : hal_(parent.hal_),
       cfg_(parent.cfg_),
       map_(parent.map_),
       rank_(rank),
       trace_(parent.trace_),
       world_(parent.world_),
-      id_(id),
+      id_(slot),
       sink_(parent.sink_) {
+  if (slot <= 0 || slot >= kCommSlots || (world_->used_slots_ & (1u << slot))) {
+    hal_.fail(fmt::format("rank {}: communicator slot {} is not free", world_->rank_, slot));
+  }
+  world_->used_slots_ |= 1u << slot;
   for (int r : group) group_.push_back(parent.world_rank(r));
 }
 
-int Comm::allocate_comm_id() {
-  if (world_->next_comm_id_ >= kMaxComms) {
-    hal_.fail(fmt::format("rank {}: a split would make communicator {}; the layer has {}",
-                          world_->rank_, world_->next_comm_id_, kMaxComms));
-  }
-  return world_->next_comm_id_++;
+Comm::~Comm() {
+  if (world_ != this) world_->used_slots_ &= ~(1u << id_);
 }
 
 int Comm::to_world(int r) const {
@@ -52,20 +53,10 @@ int Comm::to_world(int r) const {
   return group_[static_cast<size_t>(r)];
 }
 
-int Comm::world_tag(int tag, int ctx) const {
-  if (ctx == kCollective) return tag;  // already the communicator's (collective_tag)
-  if (tag < 0 || tag > kSubTagUpperBound) {
-    hal_.fail(fmt::format("communicator {}: tag {}: a sub-communicator's tags are 0..{}", id_, tag,
-                          kSubTagUpperBound));
-  }
-  return comm_tag(id_, true, static_cast<uint64_t>(tag));
-}
-
 Status Comm::from_world(Status s) const {
   if (s.source >= 0) {
     s.source = static_cast<int>(std::find(group_.begin(), group_.end(), s.source) - group_.begin());
   }
-  if (s.tag >= 0) s.tag &= kSubTagUpperBound;
   return s;
 }
 
@@ -88,9 +79,12 @@ dcmf::Protocol Comm::protocol_for(uint32_t bytes) const {
   return bytes <= cfg_.split_limit ? dcmf::Protocol::Split : dcmf::Protocol::Rendezvous;
 }
 
-Request Comm::isend(uint64_t buf, uint32_t bytes, int dest, int tag, int ctx) {
+Request Comm::isend(uint64_t buf, uint32_t bytes, int dest, int tag, int ctx, SendMode mode) {
   if (world_ != this) {
-    const Request r = world_->isend(buf, bytes, to_world(dest), world_tag(tag, ctx), kCollective);
+    if (ctx != kCollective && (tag < 0 || tag > kTagUpperBound)) {
+      hal_.fail(fmt::format("send with tag {}: tags are 0..{}", tag, kTagUpperBound));
+    }
+    const Request r = world_->post_send(buf, bytes, to_world(dest), tag, wire_context(ctx), mode);
     ++counts_.messages_sent;
     counts_.bytes_sent += bytes;
     return r;
@@ -99,13 +93,19 @@ Request Comm::isend(uint64_t buf, uint32_t bytes, int dest, int tag, int ctx) {
   if (tag < 0 || tag > kTagUpperBound) {
     hal_.fail(fmt::format("send with tag {}: tags are 0..{}", tag, kTagUpperBound));
   }
+  return post_send(buf, bytes, dest, tag, wire_context(ctx), mode);
+}
+
+Request Comm::post_send(uint64_t buf, uint32_t bytes, int dest, int tag, int wire, SendMode mode) {
   hal_.compute(cfg_.match_cycles);
   uint32_t& seq = next_seq_[dest];
-  const uint32_t word = pack_envelope(bytes == 0, ctx, tag, seq);
-  trace_->sent(rank_, dest, ctx, tag, seq, bytes);
+  const uint32_t word = pack_envelope(bytes == 0, wire, tag, seq);
+  trace_->sent(rank_, dest, wire, tag, seq, bytes);
   seq = (seq + 1) % kSeqModulus;
   // The layer below sends at least a byte: an empty message carries one the receiver drops.
-  const uint32_t wire = bytes == 0 ? 1 : bytes;
+  const uint32_t wire_bytes = bytes == 0 ? 1 : bytes;
+  const dcmf::Protocol protocol =
+      mode == SendMode::Synchronous ? dcmf::Protocol::Rendezvous : protocol_for(wire_bytes);
   const int id = next_id_++;
   Pending& p = pending_[id];
   p.send = true;
@@ -114,31 +114,27 @@ Request Comm::isend(uint64_t buf, uint32_t bytes, int dest, int tag, int ctx) {
                         {{"dest", dest},
                          {"tag", tag},
                          {"bytes", bytes},
-                         {"protocol", dcmf::protocol_name(protocol_for(wire))}});
+                         {"protocol", dcmf::protocol_name(protocol)}});
   }
-  p.handle = messenger_->send(map_.endpoint(dest), bytes == 0 ? sink_ : buf, wire,
-                              protocol_for(wire), word);
+  p.handle =
+      messenger_->send(map_.endpoint(dest), bytes == 0 ? sink_ : buf, wire_bytes, protocol, word);
   ++counts_.messages_sent;
   counts_.bytes_sent += bytes;
   return {id};
 }
 
 Request Comm::irecv(uint64_t buf, uint32_t bytes, int src, int tag, int ctx) {
-  if (world_ != this) {
-    if (src == kAnySource || tag == kAnyTag) {
-      hal_.fail(
-          fmt::format("communicator {}: a sub-communicator's receives name their source "
-                      "and tag",
-                      id_));
-    }
-    return world_->irecv(buf, bytes, to_world(src), world_tag(tag, ctx), kCollective);
-  }
   if (src != kAnySource && (src < 0 || src >= size())) {
     hal_.fail(fmt::format("receive from rank {}: no such rank", src));
   }
   if (tag != kAnyTag && (tag < 0 || tag > kTagUpperBound)) {
     hal_.fail(fmt::format("receive with tag {}: tags are 0..{}", tag, kTagUpperBound));
   }
+  const int world_src = src == kAnySource || world_ == this ? src : to_world(src);
+  return world_->post_recv(buf, bytes, world_src, tag, wire_context(ctx));
+}
+
+Request Comm::post_recv(uint64_t buf, uint32_t bytes, int src, int tag, int wire) {
   hal_.compute(cfg_.match_cycles);
   const int id = next_id_++;
   Pending& p = pending_[id];
@@ -148,11 +144,34 @@ Request Comm::irecv(uint64_t buf, uint32_t bytes, int src, int tag, int ctx) {
     hal_.protocol_begin("mpi recv", trace_key(id),
                         {{"source", src}, {"tag", tag}, {"capacity", bytes}});
   }
-  if (auto e = matcher_.post(id, src, ctx, tag)) {
+  if (auto e = matcher_.post(id, src, wire, tag)) {
     ++counts_.unexpected;
     bind(id, *e);
   }
   return {id};
+}
+
+bool Comm::iprobe(int src, int tag, Status& status) {
+  if (src != kAnySource && (src < 0 || src >= size())) {
+    hal_.fail(fmt::format("probe for rank {}: no such rank", src));
+  }
+  const int world_src = src == kAnySource || world_ == this ? src : to_world(src);
+  Comm& w = *world_;
+  w.messenger_->progress();
+  hal_.compute(cfg_.match_cycles);
+  const auto e = w.matcher_.peek(world_src, wire_context(kPointToPoint), tag);
+  if (!e) return false;
+  Status s{e->src, e->tag, e->bytes, false, e->bytes};
+  status = world_ == this ? s : from_world(s);
+  return true;
+}
+
+void Comm::progress() {
+  world_->messenger_->progress();
+}
+
+void Comm::idle() {
+  world_->messenger_->idle();
 }
 
 void Comm::on_new_message(int src_endpoint, uint32_t word, uint32_t length) {
@@ -165,30 +184,43 @@ void Comm::on_new_message(int src_endpoint, uint32_t word, uint32_t length) {
 
 void Comm::bind(int id, const Envelope& e) {
   Pending& p = pending_.at(id);
+  uint64_t land = e.empty ? sink_ : p.buf;
   if (e.bytes > p.capacity) {
-    hal_.fail(
-        fmt::format("rank {}: message from rank {} tag {} is {} B; the receive has room "
-                    "for {} B",
-                    rank_, e.src, e.tag, e.bytes, p.capacity));
+    if (e.ctx == kCollectiveWire || !overflow_take_) {
+      hal_.fail(
+          fmt::format("rank {}: message from rank {} tag {} is {} B; the receive has room "
+                      "for {} B",
+                      rank_, e.src, e.tag, e.bytes, p.capacity));
+    }
+    p.overflow = overflow_take_(e.bytes);
+    land = p.overflow;
   }
   p.msg = e;
   p.matched = true;
   trace_->matched(rank_, e.src, e.ctx, e.tag, e.seq, e.bytes);
   const uint32_t word = pack_envelope(e.empty, e.ctx, e.tag, e.seq);
-  p.handle = messenger_->post_recv(map_.endpoint(e.src), word, e.empty ? sink_ : p.buf,
-                                   e.empty ? 1 : e.bytes);
+  p.handle = messenger_->post_recv(map_.endpoint(e.src), word, land, e.empty ? 1 : e.bytes);
 }
 
 Status Comm::finish(int id) {
-  const Pending& p = pending_.at(id);
+  Pending& p = pending_.at(id);
   Status s;
   if (!p.send) {
-    s = {p.msg.src, p.msg.tag, p.msg.bytes};
+    s = {p.msg.src, p.msg.tag, p.msg.bytes, false, p.msg.bytes};
     trace_->received(rank_, p.msg.src, p.msg.ctx, p.msg.tag, p.msg.seq, p.msg.bytes);
+    if (p.overflow) {
+      // The message landed whole aside: the receive gets what fits, copied by the core.
+      std::vector<uint8_t> v(p.capacity);
+      hal_.load(p.overflow, v.data(), v.size());
+      hal_.store(p.buf, v.data(), v.size());
+      overflow_give_(p.overflow);
+      s.bytes = p.capacity;
+      s.truncated = true;
+    }
     ++counts_.messages_received;
-    counts_.bytes_received += p.msg.bytes;
+    counts_.bytes_received += s.bytes;
     hal_.protocol_end(trace_key(id),
-                      {{"from", s.source}, {"matched_tag", s.tag}, {"bytes", s.bytes}});
+                      {{"from", s.source}, {"matched_tag", s.tag}, {"bytes", s.message_bytes}});
   } else {
     hal_.protocol_end(trace_key(id), {});
   }

@@ -50,4 +50,12 @@ std::optional<Envelope> Matcher::post(int id, int src, int ctx, int tag) {
   return std::nullopt;
 }
 
+std::optional<Envelope> Matcher::peek(int src, int ctx, int tag) const {
+  const Posted p{-1, src, ctx, tag};
+  for (const auto& e : unexpected_) {
+    if (accepts(p, e)) return e;
+  }
+  return std::nullopt;
+}
+
 }  // namespace hs::fw::mpi

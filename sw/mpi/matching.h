@@ -32,6 +32,8 @@ class Matcher {
   // A receive for (src, ctx, tag), either may be a wildcard: the unexpected message it takes,
   // or nothing (it waits in the posted queue under `id`).
   std::optional<Envelope> post(int id, int src, int ctx, int tag);
+  // The unexpected message such a receive would take, left in its queue (a probe).
+  std::optional<Envelope> peek(int src, int ctx, int tag) const;
 
   size_t posted() const { return posted_.size(); }
   size_t unexpected() const { return unexpected_.size(); }

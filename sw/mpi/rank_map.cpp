@@ -37,8 +37,8 @@ bool valid_order(const std::string& order) {
   return s == "TXYZ";
 }
 
-RankMap::RankMap(int ranks_per_node, std::vector<RankPlace> places)
-    : ranks_per_node_(ranks_per_node), places_(std::move(places)), rank_of_(places_.size(), -1) {
+RankMap::RankMap(int ranks_per_node, std::vector<RankPlace> places, size_t slots)
+    : ranks_per_node_(ranks_per_node), places_(std::move(places)), rank_of_(slots, -1) {
   for (size_t r = 0; r < places_.size(); ++r) {
     rank_of_[static_cast<size_t>(places_[r].node * ranks_per_node_ + places_[r].t)] =
         static_cast<int>(r);
@@ -46,7 +46,7 @@ RankMap::RankMap(int ranks_per_node, std::vector<RankPlace> places)
 }
 
 RankMap RankMap::by_order(const hs::torus::TorusShape& shape, int ranks_per_node,
-                          const std::string& order) {
+                          const std::string& order, int ranks) {
   if (!valid_order(order)) {
     throw std::invalid_argument("mapping '" + order +
                                 "': a permutation of XYZT (the first letter varies fastest) "
@@ -54,7 +54,14 @@ RankMap RankMap::by_order(const hs::torus::TorusShape& shape, int ranks_per_node
   }
   const int extent[4] = {shape.size(0), shape.size(1), shape.size(2), ranks_per_node};
   std::vector<RankPlace> places;
-  const int n = shape.nodes() * ranks_per_node;
+  const int slots = shape.nodes() * ranks_per_node;
+  if (ranks > slots) {
+    throw std::invalid_argument(
+        fmt::format("{} ranks do not fit the machine's {} ({} nodes, {} a "
+                    "node)",
+                    ranks, slots, shape.nodes(), ranks_per_node));
+  }
+  const int n = ranks > 0 ? ranks : slots;
   places.reserve(static_cast<size_t>(n));
   for (int r = 0; r < n; ++r) {
     int coord[4] = {0, 0, 0, 0};  // x, y, z, t
@@ -66,7 +73,7 @@ RankMap RankMap::by_order(const hs::torus::TorusShape& shape, int ranks_per_node
     }
     places.push_back({shape.node(hs::torus::Coord{{coord[0], coord[1], coord[2]}}), coord[3]});
   }
-  return RankMap(ranks_per_node, std::move(places));
+  return RankMap(ranks_per_node, std::move(places), static_cast<size_t>(slots));
 }
 
 RankMap RankMap::from_text(const hs::torus::TorusShape& shape, int ranks_per_node,
@@ -129,7 +136,7 @@ RankMap RankMap::from_text(const hs::torus::TorusShape& shape, int ranks_per_nod
     for (const auto& e : errors) all += (all.empty() ? "" : "\n") + e;
     throw std::invalid_argument(all);
   }
-  return RankMap(ranks_per_node, std::move(places));
+  return RankMap(ranks_per_node, std::move(places), line_of_slot.size());
 }
 
 RankMap RankMap::from_file(const hs::torus::TorusShape& shape, int ranks_per_node,

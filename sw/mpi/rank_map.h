@@ -25,9 +25,10 @@ struct RankPlace {
 
 class RankMap {
  public:
-  // Ranks by `order` (XYZT, TXYZ, ...). Throws std::invalid_argument for a bad order.
+  // Ranks by `order` (XYZT, TXYZ, ...): the first `ranks` slots in that order (0: every
+  // slot). Throws std::invalid_argument for a bad order or more ranks than slots.
   static RankMap by_order(const hs::torus::TorusShape& shape, int ranks_per_node,
-                          const std::string& order);
+                          const std::string& order, int ranks = 0);
   // A mapping file's text: one "x y z t" line per rank in rank order; '#' starts a comment,
   // blank lines are skipped. Every slot of the machine must hold exactly one rank. Throws
   // std::invalid_argument naming `file:line` for every mistake found.
@@ -41,10 +42,11 @@ class RankMap {
   const RankPlace& place(int rank) const { return places_[static_cast<size_t>(rank)]; }
   // The messaging layer's endpoint of a rank, and back.
   int endpoint(int rank) const { return place(rank).node * ranks_per_node_ + place(rank).t; }
+  // -1 for a slot no rank holds.
   int rank_of_endpoint(int endpoint) const { return rank_of_[static_cast<size_t>(endpoint)]; }
 
  private:
-  RankMap(int ranks_per_node, std::vector<RankPlace> places);
+  RankMap(int ranks_per_node, std::vector<RankPlace> places, size_t slots);
   int ranks_per_node_ = 1;
   std::vector<RankPlace> places_;
   std::vector<int> rank_of_;

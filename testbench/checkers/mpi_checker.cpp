@@ -28,20 +28,81 @@ size_t extent(const std::vector<uint32_t>& counts, const std::vector<uint32_t>& 
   return e;
 }
 
-// Equal as the call's elements: exactly for integers, to rounding for sums of doubles (the
-// algorithms add in different orders).
-bool same(const mpi::CollectiveCall& call, const uint8_t* a, const uint8_t* b, size_t n) {
-  const bool reduction = call.kind == Collective::Reduce || call.kind == Collective::Allreduce;
-  if (!reduction || call.type != mpi::Datatype::Double) return std::memcmp(a, b, n) == 0;
-  for (size_t i = 0; i + 8 <= n; i += 8) {
-    double x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (std::fabs(x - y) > 1e-9 * std::max(1.0, std::max(std::fabs(x), std::fabs(y)))) {
+bool reduction(Collective k) {
+  return k == Collective::Reduce || k == Collective::Allreduce || k == Collective::ReduceScatter ||
+         k == Collective::ReduceScatterBlock || k == Collective::Scan || k == Collective::Exscan;
+}
+
+// Every rank gives the same byte count (the v forms' counts are checked pairwise instead).
+bool uniform(Collective k) {
+  return k != Collective::Gatherv && k != Collective::Scatterv && k != Collective::Allgatherv &&
+         k != Collective::Alltoallv && k != Collective::ReduceScatter;
+}
+
+bool rooted(Collective k) {
+  return k == Collective::Bcast || k == Collective::Reduce || k == Collective::Gather ||
+         k == Collective::Gatherv || k == Collective::Scatter || k == Collective::Scatterv;
+}
+
+template <class T>
+bool close(const uint8_t* a, const uint8_t* b, size_t n, double tolerance) {
+  for (size_t i = 0; i + sizeof(T) <= n; i += sizeof(T)) {
+    T x, y;
+    std::memcpy(&x, a + i, sizeof x);
+    std::memcpy(&y, b + i, sizeof y);
+    const long double dx = x, dy = y;
+    if (std::fabs(dx - dy) >
+        tolerance * std::max<long double>(1.0L, std::max(std::fabs(dx), std::fabs(dy)))) {
       return false;
     }
   }
   return true;
+}
+
+// x86-64 long doubles: 10 bytes of value in 16, the rest padding nobody defines.
+bool same_long_doubles(const uint8_t* a, const uint8_t* b, size_t n, size_t stride,
+                       double tolerance) {
+  for (size_t i = 0; i + 10 <= n; i += stride) {
+    long double x = 0, y = 0;
+    std::memcpy(&x, a + i, 10);
+    std::memcpy(&y, b + i, 10);
+    if (tolerance == 0
+            ? x != y
+            : std::fabs(x - y) >
+                  tolerance * std::max<long double>(1.0L, std::max(std::fabs(x), std::fabs(y)))) {
+      return false;
+    }
+    if (stride == 20 && std::memcmp(a + i + 16, b + i + 16, 4) != 0) return false;  // the index
+  }
+  return true;
+}
+
+// Equal as the call's elements: exactly, but to rounding for floating-point sums and products
+// (the algorithms combine in different orders).
+bool same(const mpi::CollectiveCall& call, const uint8_t* a, const uint8_t* b, size_t n) {
+  const bool rounding = reduction(call.kind) && mpi::rounding_matters(call.op, call.type);
+  if (reduction(call.kind)) {
+    switch (call.type) {
+      case mpi::Datatype::LongDouble:
+      case mpi::Datatype::ComplexLongDouble:
+        return same_long_doubles(a, b, n, 16, rounding ? 1e-12 : 0);
+      case mpi::Datatype::LongDoubleInt:
+        return same_long_doubles(a, b, n, 20, 0);
+      default:
+        break;
+    }
+  }
+  if (!rounding) return std::memcmp(a, b, n) == 0;
+  switch (call.type) {
+    case mpi::Datatype::Float:
+    case mpi::Datatype::ComplexFloat:
+      return close<float>(a, b, n, 1e-4);
+    case mpi::Datatype::LongDouble:
+    case mpi::Datatype::ComplexLongDouble:
+      return close<long double>(a, b, n, 1e-12);
+    default:
+      return close<double>(a, b, n, 1e-9);
+  }
 }
 }  // namespace
 
@@ -142,10 +203,10 @@ void MpiChecker::collective_begin(int world_rank, const mpi::CollectiveCall& cal
   for (size_t i = 0; i < c.begun.size(); ++i) {
     if (!c.begun[i]) continue;
     const auto& o = c.calls[i];
-    const bool rooted = call.kind == Collective::Bcast || call.kind == Collective::Reduce;
     HS_EXPECT(rule(mpi_rules::kSameCall),
-              o.kind == call.kind && (!rooted || o.root == call.root) && o.bytes == call.bytes &&
-                  o.op == call.op && o.type == call.type,
+              o.kind == call.kind && (!rooted(call.kind) || o.root == call.root) &&
+                  (!uniform(call.kind) || o.bytes == call.bytes) && o.op == call.op &&
+                  o.type == call.type,
               kComponent,
               fmt::format("collective call {}: rank {} calls {} (root {}, {} B); rank {} called "
                           "{} (root {}, {} B)",
@@ -166,11 +227,31 @@ void MpiChecker::collective_begin(int world_rank, const mpi::CollectiveCall& cal
     case Collective::Reduce:
     case Collective::Allreduce:
     case Collective::Allgather:
+    case Collective::Gather:
+    case Collective::Gatherv:
+    case Collective::Allgatherv:
+    case Collective::Scan:
+    case Collective::Exscan:
       c.in[r] = read(world_rank, call.send, call.bytes);
       break;
     case Collective::Alltoall:
+    case Collective::ReduceScatterBlock:
       c.in[r] = read(world_rank, call.send, p * call.bytes);
       break;
+    case Collective::Scatter:
+      if (rank == call.root) c.in[r] = read(world_rank, call.send, p * call.bytes);
+      break;
+    case Collective::Scatterv:
+      if (rank == call.root) {
+        c.in[r] = read(world_rank, call.send, extent(call.send_counts, call.send_displs));
+      }
+      break;
+    case Collective::ReduceScatter: {
+      size_t total = 0;
+      for (uint32_t n : call.recv_counts) total += n;
+      c.in[r] = read(world_rank, call.send, total);
+      break;
+    }
     case Collective::Alltoallv:
       c.in[r] = read(world_rank, call.send, extent(call.send_counts, call.send_displs));
       break;
@@ -198,15 +279,35 @@ void MpiChecker::collective_end(int world_rank, const mpi::CollectiveCall& call)
       break;
     case Collective::Bcast:
     case Collective::Allreduce:
+    case Collective::Scatter:
+    case Collective::Scatterv:
+    case Collective::ReduceScatterBlock:
+    case Collective::Scan:
       c.out[r] = read(world_rank, call.recv, call.bytes);
       break;
+    case Collective::Exscan:
+      if (rank > 0) c.out[r] = read(world_rank, call.recv, call.bytes);
+      break;
+    case Collective::ReduceScatter:
+      c.out[r] = read(world_rank, call.recv, call.recv_counts[r]);
+      break;
     case Collective::Reduce:
-      if (rank == call.root) c.out[r] = read(world_rank, call.recv, call.bytes);
+    case Collective::Gather:
+      if (rank == call.root) {
+        c.out[r] = read(world_rank, call.recv,
+                        call.kind == Collective::Gather ? p * call.bytes : call.bytes);
+      }
+      break;
+    case Collective::Gatherv:
+      if (rank == call.root) {
+        c.out[r] = read(world_rank, call.recv, extent(call.recv_counts, call.recv_displs));
+      }
       break;
     case Collective::Allgather:
     case Collective::Alltoall:
       c.out[r] = read(world_rank, call.recv, p * call.bytes);
       break;
+    case Collective::Allgatherv:
     case Collective::Alltoallv:
       c.out[r] = read(world_rank, call.recv, extent(call.recv_counts, call.recv_displs));
       break;
@@ -221,59 +322,139 @@ void MpiChecker::collective_end(int world_rank, const mpi::CollectiveCall& call)
 void MpiChecker::verify(uint64_t index, Call& c) {
   const auto& call0 = c.calls[0];
   const size_t p = c.world.size();
-  std::vector<uint8_t> ref;
+  const auto where = [&](size_t j) {
+    return fmt::format("collective call {} ({}): rank {}", index,
+                       mpi::collective_name(c.calls[j].kind), j);
+  };
+  if (call0.kind == Collective::Barrier) {
+    ++verified_;
+    return;
+  }
+  if (call0.op == mpi::Op::User && reduction(call0.kind)) {
+    ++unverified_;  // a user's operator: the checker cannot compute the reference
+    return;
+  }
+  // The reduction of the inputs of ranks [0, upto).
+  const auto fold = [&](size_t upto) {
+    std::vector<uint8_t> ref = c.in[0];
+    for (size_t i = 1; i < upto; ++i) {
+      mpi::combine(call0.op, call0.type, ref.data(), c.in[i].data(), ref.size());
+    }
+    return ref;
+  };
+  // Rank j's block at `offset` of its output equals `expect`.
+  bool ok = true;
+  const auto check_block = [&](size_t j, size_t offset, const uint8_t* expect, size_t n,
+                               const std::string& what) {
+    const auto& out = c.out[j];
+    const bool good = offset + n <= out.size() && same(c.calls[j], out.data() + offset, expect, n);
+    HS_EXPECT(rule(mpi_rules::kResult), good, kComponent, fmt::format("{}: {}", where(j), what));
+    ok = ok && good;
+    if (good) result_bytes_ += n;
+  };
+  const auto counts_agree = [&](size_t j, size_t i, size_t expected, size_t sent) {
+    HS_EXPECT(rule(mpi_rules::kSameCall), expected == sent, kComponent,
+              fmt::format("{} expects {} B from rank {}, which sends it {} B", where(j), expected,
+                          i, sent));
+    ok = ok && expected == sent;
+    return expected == sent;
+  };
+  const auto root = static_cast<size_t>(call0.root);
   switch (call0.kind) {
     case Collective::Barrier:
-      ++verified_;
-      return;
+      break;
     case Collective::Bcast:
-      ref = c.in[static_cast<size_t>(call0.root)];
+      for (size_t j = 0; j < p; ++j) {
+        check_block(j, 0, c.in[root].data(), c.in[root].size(), "result differs from the root's");
+      }
       break;
     case Collective::Reduce:
-    case Collective::Allreduce:
-      ref = c.in[0];
-      for (size_t i = 1; i < p; ++i) {
-        mpi::combine(call0.op, call0.type, ref.data(), c.in[i].data(), ref.size());
+    case Collective::Allreduce: {
+      const auto ref = fold(p);
+      for (size_t j = 0; j < p; ++j) {
+        if (call0.kind == Collective::Reduce && j != root) continue;
+        check_block(j, 0, ref.data(), ref.size(), "result differs from the reference");
       }
       break;
+    }
     case Collective::Allgather:
-      for (size_t i = 0; i < p; ++i) ref.insert(ref.end(), c.in[i].begin(), c.in[i].end());
+    case Collective::Gather:
+      for (size_t j = 0; j < p; ++j) {
+        if (call0.kind == Collective::Gather && j != root) continue;
+        for (size_t i = 0; i < p; ++i) {
+          check_block(j, i * c.calls[j].bytes, c.in[i].data(), c.in[i].size(),
+                      fmt::format("block from rank {} differs from what it sent", i));
+        }
+      }
+      break;
+    case Collective::Gatherv:
+    case Collective::Allgatherv:
+      for (size_t j = 0; j < p; ++j) {
+        if (call0.kind == Collective::Gatherv && j != root) continue;
+        const auto& cj = c.calls[j];
+        for (size_t i = 0; i < p; ++i) {
+          if (!counts_agree(j, i, cj.recv_counts[i], c.in[i].size())) return;
+          check_block(j, cj.recv_displs[i], c.in[i].data(), c.in[i].size(),
+                      fmt::format("block from rank {} differs from what it sent", i));
+        }
+      }
+      break;
+    case Collective::Scatter:
+      for (size_t j = 0; j < p; ++j) {
+        check_block(j, 0, c.in[root].data() + j * c.calls[j].bytes, c.calls[j].bytes,
+                    "block differs from the root's");
+      }
+      break;
+    case Collective::Scatterv:
+      for (size_t j = 0; j < p; ++j) {
+        const auto& from = c.calls[root];
+        if (!counts_agree(j, root, c.calls[j].bytes, from.send_counts[j])) return;
+        check_block(j, 0, c.in[root].data() + from.send_displs[j], from.send_counts[j],
+                    "block differs from the root's");
+      }
       break;
     case Collective::Alltoall:
-    case Collective::Alltoallv:
+    case Collective::Alltoallv: {
+      const bool v = call0.kind == Collective::Alltoallv;
+      for (size_t j = 0; j < p; ++j) {
+        const auto& call = c.calls[j];
+        for (size_t i = 0; i < p; ++i) {
+          const auto& from = c.calls[i];
+          const size_t sn = v ? from.send_counts[j] : from.bytes;
+          const size_t so = v ? from.send_displs[j] : j * from.bytes;
+          const size_t rn = v ? call.recv_counts[i] : call.bytes;
+          const size_t ro = v ? call.recv_displs[i] : i * call.bytes;
+          if (!counts_agree(j, i, rn, sn)) return;
+          check_block(j, ro, c.in[i].data() + so, sn,
+                      fmt::format("block from rank {} differs from what it sent", i));
+        }
+      }
+      break;
+    }
+    case Collective::ReduceScatter:
+    case Collective::ReduceScatterBlock: {
+      const auto ref = fold(p);
+      size_t offset = 0;
+      for (size_t j = 0; j < p; ++j) {
+        const size_t n =
+            call0.kind == Collective::ReduceScatterBlock ? c.calls[j].bytes : call0.recv_counts[j];
+        if (offset + n > ref.size()) break;
+        check_block(j, 0, ref.data() + offset, n, "part differs from the reference");
+        offset += n;
+      }
+      break;
+    }
+    case Collective::Scan:
+    case Collective::Exscan:
+      for (size_t j = 0; j < p; ++j) {
+        const bool ex = call0.kind == Collective::Exscan;
+        if (ex && j == 0) continue;
+        const auto ref = fold(ex ? j : j + 1);
+        check_block(j, 0, ref.data(), ref.size(), "prefix differs from the reference");
+      }
       break;
   }
-  for (size_t j = 0; j < p; ++j) {
-    const auto& call = c.calls[j];
-    const std::string where =
-        fmt::format("collective call {} ({}): rank {}", index, mpi::collective_name(call.kind), j);
-    if (call.kind == Collective::Reduce && static_cast<int>(j) != call.root) continue;
-    if (call.kind == Collective::Alltoall || call.kind == Collective::Alltoallv) {
-      const bool v = call.kind == Collective::Alltoallv;
-      for (size_t i = 0; i < p; ++i) {
-        const auto& from = c.calls[i];
-        const size_t sn = v ? from.send_counts[j] : from.bytes;
-        const size_t so = v ? from.send_displs[j] : j * from.bytes;
-        const size_t rn = v ? call.recv_counts[i] : call.bytes;
-        const size_t ro = v ? call.recv_displs[i] : i * call.bytes;
-        HS_EXPECT(
-            rule(mpi_rules::kSameCall), sn == rn, kComponent,
-            fmt::format("{} expects {} B from rank {}, which sends it {} B", where, rn, i, sn));
-        if (sn != rn) return;
-        HS_EXPECT(rule(mpi_rules::kResult),
-                  std::memcmp(c.out[j].data() + ro, c.in[i].data() + so, sn) == 0, kComponent,
-                  fmt::format("{}: block from rank {} differs from what it sent", where, i));
-        result_bytes_ += sn;
-      }
-      continue;
-    }
-    const auto& out = c.out[j];
-    HS_EXPECT(rule(mpi_rules::kResult),
-              out.size() == ref.size() && same(call, out.data(), ref.data(), ref.size()),
-              kComponent, fmt::format("{}: result differs from the reference", where));
-    result_bytes_ += out.size();
-  }
-  ++verified_;
+  if (ok) ++verified_;
 }
 
 void MpiChecker::finish() {

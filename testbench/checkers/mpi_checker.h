@@ -53,6 +53,8 @@ class MpiChecker : public fw::mpi::MpiTrace {
 
   uint64_t messages() const { return messages_; }
   uint64_t collectives_verified() const { return verified_; }
+  // Reductions with a user's operator, whose reference the checker cannot compute.
+  uint64_t collectives_unverified() const { return unverified_; }
   uint64_t result_bytes_verified() const { return result_bytes_; }
 
  private:
@@ -81,7 +83,7 @@ class MpiChecker : public fw::mpi::MpiTrace {
   Peek peek_;
   std::map<std::pair<int, int>, std::deque<Message>> pairs_;
   std::map<CallKey, Call> calls_;
-  uint64_t messages_ = 0, verified_ = 0, result_bytes_ = 0;
+  uint64_t messages_ = 0, verified_ = 0, unverified_ = 0, result_bytes_ = 0;
 };
 
 }  // namespace hs::checkers

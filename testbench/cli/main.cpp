@@ -21,6 +21,7 @@
 #include <systemc>
 #include <thread>
 
+#include "testbench/cli/mpirun_command.h"
 #include "testbench/cli/sweep_commands.h"
 #include "testbench/runner/model.h"
 #include "testbench/runner/scenario_file.h"
@@ -201,6 +202,7 @@ int sc_main(int argc, char* argv[]) {
       ->type_name("NAME=VALUE");
 
   hs::cli::SweepCommands sweep_commands(app);
+  hs::cli::MpirunCommand mpirun_command(app);
 
   try {
     app.parse(argc, argv);
@@ -228,6 +230,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     if (auto rc = sweep_commands.dispatch(self_exe(argv[0]))) return *rc;
+    if (auto rc = mpirun_command.dispatch()) return *rc;
   } catch (const hs::InputError& e) {
     // One problem per line, each prefixed, so every one is visible in a log.
     std::istringstream lines(e.what());

@@ -20,6 +20,9 @@ class Model {
   // Utilisation of every network link over the workload's measurement window, as CSV; nullopt
   // for machines without a network of links.
   virtual bool has_links() const { return false; }
+  // What the workload can say of a core whose firmware never finished (a user program's rank
+  // and the call it is stuck in), or "".
+  virtual std::string core_note(const Core*) const { return ""; }
   virtual std::optional<std::string> link_csv() const { return std::nullopt; }
 };
 

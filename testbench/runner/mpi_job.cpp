@@ -46,6 +46,11 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   const std::string file = p.text(
       "mapping_file", "",
       "a mapping file (one \"x y z t\" line per rank, in rank order) instead of mpi.mapping");
+  const int ranks = static_cast<int>(
+      p.integer("ranks", 0, "ranks",
+                "ranks in the job, the first slots in mapping order (0: one on every core the "
+                "node mode uses)",
+                Range::between(0, 1 << 24)));
   auto& c = job->cfg;
   c.eager_limit =
       static_cast<uint32_t>(p.integer("eager_limit", c.eager_limit, "B",
@@ -75,10 +80,16 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   const auto& shape = m.machine.shape();
   const int rpn = mpi::ranks_per_node(job->mode);
   const std::string mode_name = mpi::node_mode_name(job->mode);
+  const int64_t slots = static_cast<int64_t>(shape.nodes()) * rpn;
+  if (ranks > slots) {
+    throw InputError(fmt::format(
+        "parameter 'mpi.ranks': {} ranks do not fit the machine's {} ({} nodes, {} a node)",
+        ranks, slots, shape.nodes(), rpn));
+  }
   try {
-    job->map =
-        std::make_shared<mpi::RankMap>(file.empty() ? mpi::RankMap::by_order(shape, rpn, order)
-                                                    : mpi::RankMap::from_file(shape, rpn, file));
+    job->map = std::make_shared<mpi::RankMap>(file.empty()
+                                                  ? mpi::RankMap::by_order(shape, rpn, order, ranks)
+                                                  : mpi::RankMap::from_file(shape, rpn, file));
   } catch (const std::invalid_argument& e) {
     throw InputError(
         fmt::format("parameter 'mpi.mapping{}': {}", file.empty() ? "" : "_file", e.what()));

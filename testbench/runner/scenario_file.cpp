@@ -114,6 +114,10 @@ std::vector<std::string> builtin_scenarios() {
   return names;
 }
 
+std::string launcher_scenario(const std::string& name) {
+  return (scenario_dir() / "launchers" / (name + ".json")).string();
+}
+
 std::string resolve_scenario(const std::string& name_or_path) {
   // error_code forms: a name the file system refuses (too long, say) is simply not found.
   std::error_code ec;

@@ -37,4 +37,8 @@ Scenario load_scenario(const std::string& path);
 // Names of the built-in scenarios.
 std::vector<std::string> builtin_scenarios();
 
+// A launcher's scenario (testbench/scenarios/launchers/NAME.json: `hybridsim mpirun`'s), which
+// the launcher completes with parameters; not a built-in scenario of its own.
+std::string launcher_scenario(const std::string& name);
+
 }  // namespace hs::runner

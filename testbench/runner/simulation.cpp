@@ -228,8 +228,9 @@ int Simulation::run(std::ostream& out) {
       if (!c->has_firmware() || c->finished()) continue;
       if (++stuck > kNamed) continue;
       const std::string in = c->open_phases();
-      named.push_back(fmt::format("{} ({}{}{})", c->name(), describe(c->state()),
-                                  in.empty() ? "" : ", in ", in));
+      const std::string note = model_->core_note(c);
+      named.push_back(fmt::format("{} ({}{}{}{}{})", c->name(), describe(c->state()),
+                                  in.empty() ? "" : ", in ", in, note.empty() ? "" : "; ", note));
     }
     if (stuck > 0) {
       checks.fail(
@@ -243,6 +244,9 @@ int Simulation::run(std::ostream& out) {
   check_physical_limits(end);
   // Every output is attempted even if one fails; the failures are reported together.
   InputProblems unwritten;
+  for (const Core* c : model_->cores()) {
+    if (c->has_firmware() && !c->finished()) c->trace_open_phases(end);
+  }
   unwritten.attempt([] { TransactionTrace::instance().close(); });
   unwritten.attempt([] { SignalTrace::instance().close(); });
   // Threads still suspended (firmware stopped early, engines waiting for work) are unwound so

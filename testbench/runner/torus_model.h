@@ -28,8 +28,11 @@ class TorusModel : public Model {
   torus::TorusMachine machine;
   checkers::TorusCheckers checkers;
   torus::LinkLoad links;  // the whole run unless the workload gives a measurement window
-  std::function<nlohmann::json()> results;  // set by the workload
-  std::vector<std::shared_ptr<void>> keep;  // workload state that must outlive the run
+  std::string core_note(const Core* c) const override { return core_notes ? core_notes(c) : ""; }
+
+  std::function<nlohmann::json()> results;             // set by the workload
+  std::function<std::string(const Core*)> core_notes;  // set by a workload that has them
+  std::vector<std::shared_ptr<void>> keep;             // workload state that must outlive the run
 };
 
 // The node `hops` links from node 0: along +x as far as is minimal, then +y, then +z (-1:

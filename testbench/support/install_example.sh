@@ -2,7 +2,8 @@
 # Installs hybridsim from a build tree into a fresh prefix, then uses the installation as a
 # user would: the installed `hybridsim` lists the built-in scenarios and runs one from another
 # directory, and testbench/examples/own_firmware builds against find_package(hybridsim) and
-# runs its own firmware to the right answer.
+# runs its own firmware to the right answer; the installed hybridsim-mpicc builds an MPI program
+# that the installed `hybridsim mpirun` runs.
 #   install_example.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 src=$2 work=$3
@@ -11,7 +12,7 @@ mkdir -p "$work"
 prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-for f in bin/hybridsim lib/cmake/hybridsim/hybridsimConfig.cmake include/hybridsim/hw/hybrid/hybrid_node.h \
+for f in bin/hybridsim bin/hybridsim-mpicc bin/hybridsim-mpicxx include/hybridsim/program/mpi.h lib/cmake/hybridsim/hybridsimConfig.cmake include/hybridsim/hw/hybrid/hybrid_node.h \
   share/hybridsim/scenarios/default.json; do
   [ -e "$prefix/$f" ] || { echo "install_example: $prefix/$f was not installed" >&2; exit 1; }
 done
@@ -32,4 +33,22 @@ cmake -S "$src/testbench/examples/own_firmware" -B own -DCMAKE_PREFIX_PATH="$pre
 cmake --build own >build.log
 ./own/own_firmware | tee own.txt
 grep -q '^sum 8390656 (expected 8390656)' own.txt
-echo "install_example: installed, ran a scenario, built and ran testbench/examples/own_firmware"
+
+# An MPI program built and run with the installed wrapper and launcher.
+cat >hello.c <<'PROGRAM'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size, sum = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) printf("ranks %d sum %d\n", size, sum);
+  return MPI_Finalize();
+}
+PROGRAM
+"$prefix/bin/hybridsim-mpicc" -O2 hello.c -o hello
+"$prefix/bin/hybridsim" mpirun -n 4 ./hello | tee hello.txt
+grep -q '^ranks 4 sum 6$' hello.txt
+echo "install_example: installed, ran a scenario, built and ran testbench/examples/own_firmware and an MPI program"

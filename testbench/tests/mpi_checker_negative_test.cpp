@@ -263,3 +263,68 @@ TEST(MpiCheckerNegative, ARankOutsideTheGroupJoinsItsCall) {
   ck.collective_begin(1, c);
   EXPECT_EQ(failed(), only(rules::kSameCall));
 }
+
+// The collectives MPI programs add are verified the same way: a scan whose prefix is wrong, a
+// gatherv block from the wrong rank, and a reduction by a user's operation (which the checker
+// cannot compute) counted as unverified rather than passed.
+TEST(MpiCheckerNegative, AWrongScanPrefix) {
+  Memory mem;
+  MpiChecker ck(kRanks, mem.peek());
+  mpi::CollectiveCall c = allreduce();
+  c.kind = mpi::Collective::Scan;
+  c.bytes = 8;
+  for (int r = 0; r < kRanks; ++r) {
+    mem.write(r, 0x100, {r + 1});
+    ck.collective_begin(r, c);
+  }
+  for (int r = 0; r < kRanks; ++r) {
+    mem.write(r, 0x200, {(r + 1) * (r + 2) / 2 + (r == 2 ? 1 : 0)});  // rank 2's is one off
+    ck.collective_end(r, c);
+  }
+  EXPECT_EQ(failed(), only(rules::kResult));
+}
+
+TEST(MpiCheckerNegative, AGathervBlockLandsWhereAnotherRanksBelongs) {
+  Memory mem;
+  MpiChecker ck(2, mem.peek());
+  mpi::CollectiveCall c;
+  c.kind = mpi::Collective::Gatherv;
+  c.send = 0x100;
+  c.recv = 0x200;
+  c.root = 0;
+  c.recv_counts = {8, 16};
+  c.recv_displs = {16, 0};
+  mem.write(0, 0x100, {7});
+  mem.write(1, 0x100, {8, 9});
+  c.bytes = 8;
+  ck.collective_begin(0, c);
+  c.bytes = 16;
+  ck.collective_begin(1, c);
+  mem.write(0, 0x200, {8, 9, 9});  // rank 0's block (at 16) should be 7
+  c.bytes = 8;
+  ck.collective_end(0, c);
+  c.bytes = 16;
+  ck.collective_end(1, c);
+  EXPECT_EQ(failed(), only(rules::kResult));
+}
+
+TEST(MpiCheckerNegative, AUserOperationsReductionIsCountedUnverified) {
+  Memory mem;
+  MpiChecker ck(kRanks, mem.peek());
+  mpi::UserOp op;
+  mpi::CollectiveCall c = allreduce();
+  c.op = mpi::Op::User;
+  c.user = &op;
+  for (int r = 0; r < kRanks; ++r) {
+    mem.write(r, 0x100, {r, r});
+    ck.collective_begin(r, c);
+  }
+  for (int r = 0; r < kRanks; ++r) {
+    mem.write(r, 0x200, {42, 42});
+    ck.collective_end(r, c);
+  }
+  ck.finish();
+  EXPECT_TRUE(failed().empty());
+  EXPECT_EQ(ck.collectives_verified(), 0u);
+  EXPECT_EQ(ck.collectives_unverified(), 1u);
+}

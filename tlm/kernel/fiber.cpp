@@ -38,13 +38,28 @@ class StackPool {
     static StackPool* pool = new StackPool;
     return *pool;
   }
-  char* take(std::size_t bytes) {
-    auto& free = free_[bytes];
+  // A stack of `bytes`; a guarded one has an inaccessible page below it (the pointer is
+  // the usable bottom, above the guard).
+  char* take(std::size_t bytes, bool guarded) {
+    auto& free = free_[{bytes, guarded}];
     if (!free.empty()) {
       char* s = free.back();
       free.pop_back();
       return s;
     }
+    if (guarded) {
+      char* s = carve(bytes + Fiber::kGuardBytes);
+      if (mprotect(s, Fiber::kGuardBytes, PROT_NONE) != 0) throw std::bad_alloc();
+      return s + Fiber::kGuardBytes;
+    }
+    return carve(bytes);
+  }
+  void give(char* stack, std::size_t bytes, bool guarded) {
+    free_[{bytes, guarded}].push_back(stack);
+  }
+
+ private:
+  char* carve(std::size_t bytes) {
     if (left_ < bytes) {
       const std::size_t chunk = std::max<std::size_t>(bytes * 256, std::size_t{64} << 20) + kSpare;
       void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE,
@@ -64,12 +79,7 @@ class StackPool {
     left_ -= bytes;
     return s;
   }
-  void give(char* stack, std::size_t bytes) {
-    free_[bytes].push_back(stack);
-  }
-
- private:
-  std::map<std::size_t, std::vector<char*>> free_;
+  std::map<std::pair<std::size_t, bool>, std::vector<char*>> free_;
   char* cursor_ = nullptr;
   std::size_t left_ = 0;
 };
@@ -156,11 +166,12 @@ struct Fiber::Context {
 #endif
 };
 
-Fiber::Fiber(std::string name, std::size_t stack_bytes, std::function<void()> body)
+Fiber::Fiber(std::string name, std::size_t stack_bytes, std::function<void()> body, bool guarded)
     : name_(std::move(name)),
       stack_bytes_((stack_bytes + 4095) / 4096 * 4096),
+      guarded_(guarded),
       body_(std::move(body)),
-      stack_(StackPool::instance().take(stack_bytes_)),
+      stack_(StackPool::instance().take(stack_bytes_, guarded)),
       ctx_(std::make_unique<Context>()) {
   std::memset(stack_, kCanary, kCanaryBytes);
 #if defined(__x86_64__)
@@ -194,7 +205,7 @@ Fiber::~Fiber() {
   if (g_fibers == this) g_fibers = next_;
   // A fiber still suspended here was not unwound: its stack objects are abandoned, as the
   // kernel abandons a thread's; its stack is not reused (something may still point into it).
-  if (!started_ || finished_) StackPool::instance().give(stack_, stack_bytes_);
+  if (!started_ || finished_) StackPool::instance().give(stack_, stack_bytes_, guarded_);
 }
 
 Fiber* Fiber::current() {

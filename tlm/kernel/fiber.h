@@ -17,6 +17,9 @@
 // - A fiber suspended when the run ends is unwound with unwind_all(): its yield() throws
 //   Unwind, so the objects on its stack are destroyed. While unwinding, blocking points
 //   return at once instead of yielding (see unwinding()).
+// - A guarded fiber (user programs, whose stack use nobody bounds) has an inaccessible page
+//   below its stack: an overflow faults at once, where a signal handler can name it, instead
+//   of writing into the next stack. It costs two more memory mappings.
 #pragma once
 #include <cstddef>
 #include <exception>
@@ -34,7 +37,8 @@ class Fiber {
     using std::runtime_error::runtime_error;
   };
 
-  Fiber(std::string name, std::size_t stack_bytes, std::function<void()> body);
+  Fiber(std::string name, std::size_t stack_bytes, std::function<void()> body,
+        bool guarded = false);
   ~Fiber();
   Fiber(const Fiber&) = delete;
   Fiber& operator=(const Fiber&) = delete;
@@ -49,6 +53,10 @@ class Fiber {
   bool finished() const { return finished_; }
   bool unwinding() const { return unwinding_; }
   std::size_t stack_bytes() const { return stack_bytes_; }
+  // The stack's lowest usable byte (the canary's), and its guard page (guarded fibers).
+  char* stack() const { return stack_; }
+  char* guard_page() const { return guarded_ ? stack_ - kGuardBytes : nullptr; }
+  static constexpr std::size_t kGuardBytes = 4096;
   const std::string& name() const { return name_; }
 
   // The fiber running now, or null outside any fiber.
@@ -70,6 +78,7 @@ class Fiber {
 
   std::string name_;
   std::size_t stack_bytes_;
+  bool guarded_;
   std::function<void()> body_;
   char* stack_;
   std::unique_ptr<Context> ctx_;

@@ -109,7 +109,10 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
     ++reads_;
     bytes_read_.add(start, start + xfer, len);  // also the port's busy time
   } else if (gp.is_write()) {
-    storage_.write(gp.get_address(), gp.get_data_ptr(), len);
+    if (!storage_.write(gp.get_address(), gp.get_data_ptr(), len)) {
+      refuse_read_only(gp);
+      return;
+    }
     ++writes_;
     bytes_written_.add(start, start + xfer, len);  // also the port's busy time
   } else {
@@ -126,9 +129,32 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& gp, sc_time& delay) {
 unsigned int Memory::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   if (!check(gp)) return 0;
   if (gp.is_read()) storage_.read(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
-  if (gp.is_write()) storage_.write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+  if (gp.is_write() && !storage_.write(gp.get_address(), gp.get_data_ptr(), gp.get_data_length())) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return 0;
+  }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return gp.get_data_length();
+}
+
+void Memory::refuse_read_only(tlm::tlm_generic_payload& gp) const {
+  gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  CheckRegistry::instance().fail(
+      "memory: no write lands in read-only memory", name(),
+      fmt::format("write of {} B at {:#x} touches a read-only host window (program text or "
+                  "constants)",
+                  gp.get_data_length(), gp.get_address()));
+}
+
+void Memory::map_host_window(uint64_t addr, void* host, uint64_t len, bool writable) {
+  if (!holds(addr, len)) {
+    throw ModelError(fmt::format("{}: {}", name(), beyond("host window", addr, len)));
+  }
+  try {
+    storage_.map_host(addr, host, len, writable);
+  } catch (const std::invalid_argument& e) {
+    throw ModelError(fmt::format("{}: {}", name(), e.what()));
+  }
 }
 
 void Memory::watch_writes(uint64_t lo, uint64_t hi, AccessWatch on_write) {
@@ -157,7 +183,10 @@ void Memory::peek(uint64_t addr, void* dst, uint64_t len) const {
 
 void Memory::poke(uint64_t addr, const void* src, uint64_t len) {
   if (!holds(addr, len)) throw ModelError(fmt::format("{}: {}", name(), beyond("poke", addr, len)));
-  storage_.write(addr, static_cast<const uint8_t*>(src), len);
+  if (!storage_.write(addr, static_cast<const uint8_t*>(src), len)) {
+    throw ModelError(fmt::format("{}: poke of {} B at {:#x} touches a read-only host window",
+                                 name(), len, addr));
+  }
 }
 
 }  // namespace hs

@@ -46,6 +46,18 @@ class Memory : public sc_core::sc_module {
   // handed over earlier, with the time the fabric before it takes still to come).
   const sc_core::sc_time& access_start() const { return access_start_; }
 
+  // Host windows (sparse_storage.h states their rules): [addr, addr + len) of this memory
+  // becomes the host bytes at `host`, for timed accesses, DMA and the debug path alike. A
+  // write that touches a read-only window is answered with TLM_COMMAND_ERROR_RESPONSE and
+  // fails the run naming the memory and the address, as a store to program text would fault.
+  // Throws ModelError for a window beyond the memory, misaligned or overlapping another.
+  void map_host_window(uint64_t addr, void* host, uint64_t len, bool writable);
+  void unmap_host_window(uint64_t addr) { storage_.unmap_host(addr); }
+  // The host bytes behind [addr, addr + len) when one host window holds them all, else nullptr.
+  uint8_t* host_pointer(uint64_t addr, uint64_t len) const {
+    return holds(addr, len) ? storage_.host_pointer(addr, len) : nullptr;
+  }
+
   // Untimed access for loaders, checkers and tests (the debug path). An access beyond the
   // memory throws ModelError naming the memory, address and length.
   void peek(uint64_t addr, void* dst, uint64_t len) const;
@@ -55,6 +67,7 @@ class Memory : public sc_core::sc_module {
   void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned int transport_dbg(int port, tlm::tlm_generic_payload& gp);
   bool check(tlm::tlm_generic_payload& gp) const;
+  void refuse_read_only(tlm::tlm_generic_payload& gp) const;
   bool holds(uint64_t addr, uint64_t len) const { return addr <= size_ && len <= size_ - addr; }
   std::string beyond(const char* what, uint64_t addr, uint64_t len) const;
 

@@ -1,0 +1,27 @@
+// A user program module, read from disk and checked before any run: an x86-64 ELF shared
+// object that carries the program runtime (sw/user/runtime/) of this simulator's ABI version,
+// as the compiler wrappers (hybridsim-mpicc, ...) build it. Instances (program_instance.h)
+// each load a private copy of these bytes.
+#pragma once
+#include <memory>
+#include <string>
+
+namespace hs::user {
+
+class ProgramImage {
+ public:
+  // Reads and checks `path`. Throws std::invalid_argument naming the file and what is wrong:
+  // missing or unreadable, not an ELF file, another architecture, an executable or object
+  // file rather than a module, no program runtime (built without the wrappers), no main.
+  static std::shared_ptr<const ProgramImage> read(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  const std::string& name() const { return name_; }  // the file's name, without directories
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  ProgramImage() = default;
+  std::string path_, name_, bytes_;
+};
+
+}  // namespace hs::user

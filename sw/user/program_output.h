@@ -1,0 +1,40 @@
+// Where the standard output and error of a set of program instances go (a job's ranks): the
+// simulator's own standard output and error, as a real machine's launcher forwards them.
+// Each instance's bytes are assembled into whole lines, so lines of different instances never
+// mix; with labels on, each line starts with its instance's label ("[3] "). A partial last
+// line is written when its instance ends.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace hs::user {
+
+class ProgramOutput {
+ public:
+  ProgramOutput(std::FILE* out, std::FILE* err, bool labels)
+      : out_(out), err_(err), labels_(labels) {}
+
+  // One instance's streams: its partial lines.
+  class Streams {
+   public:
+    Streams(ProgramOutput& to, std::string label) : to_(to), label_(std::move(label)) {}
+    void write(int stream, const char* data, size_t len);
+    void flush();  // the partial lines, each ended
+    uint64_t bytes() const { return bytes_; }
+
+   private:
+    ProgramOutput& to_;
+    std::string label_;
+    std::string partial_[2];  // stdout, stderr
+    uint64_t bytes_ = 0;
+  };
+
+ private:
+  void emit(int stream, const std::string& label, const char* text, size_t len);
+  std::FILE* out_;
+  std::FILE* err_;
+  bool labels_;
+};
+
+}  // namespace hs::user

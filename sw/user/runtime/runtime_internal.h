@@ -1,0 +1,20 @@
+/* What the runtime's parts (runtime.c, the API shims such as MPI's) share inside a module. */
+#ifndef HYBRIDSIM_RUNTIME_INTERNAL_H
+#define HYBRIDSIM_RUNTIME_INTERNAL_H
+
+#include "sw/user/user_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The services the simulator attached this instance with. */
+__attribute__((visibility("hidden"))) const struct hs_user_services* hs_rt_services(void);
+/* Records where the program called an API from (the caller's return address). */
+__attribute__((visibility("hidden"))) void hs_rt_note_call_site(const void* site);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
