@@ -458,7 +458,7 @@ void MpiChecker::verify(uint64_t index, Call& c) {
 }
 
 void MpiChecker::finish() {
-  if (CheckRegistry::instance().stopped_with_work_left() || !CheckRegistry::instance().ok()) return;
+  if (CheckRegistry::instance().cut_short() || !CheckRegistry::instance().ok()) return;
   size_t open = 0;
   std::string first;
   for (const auto& [key, msgs] : pairs_) {

@@ -69,10 +69,12 @@ void list_params(const std::string& scenario, const std::vector<std::string>& se
   }
 }
 
-// Every statistic the scenario's model reports, by group, with its unit and description.
+// Every statistic the scenario's model reports, by group, with its unit and description, then
+// the workload's results (named as sweeps and plots name them: results:PATH).
 void list_stats(const std::string& scenario, const std::vector<std::string>& sets) {
   const auto sim = elaborate(scenario, sets);
   const auto& groups = hs::StatsRegistry::instance().reported_groups();
+  const auto& results = sim->model().results_declared.all();
   size_t count = 0, w = 0, uw = 0;
   for (const auto* g : groups) {
     for (const auto& m : g->catalogue()) {
@@ -81,15 +83,26 @@ void list_stats(const std::string& scenario, const std::vector<std::string>& set
       uw = std::max(uw, m.unit.size());
     }
   }
+  for (const auto& r : results) {
+    w = std::max(w, r.path.size());
+    uw = std::max(uw, r.unit.size());
+  }
   std::cout << fmt::format(
-      "Statistics of scenario {} ({} in {} groups; the JSON report has them "
-      "under \"stats\", by group)\n",
-      sim->scenario().path, count, groups.size());
+      "Statistics of scenario {} ({} in {} groups, and {} results; the JSON report has them "
+      "under \"stats\", by group, and \"results\"; sweeps and plots name them GROUP:NAME and "
+      "results:PATH)\n",
+      sim->scenario().path, count, groups.size(), results.size());
   for (const auto* g : groups) {
     std::cout << "\n" << g->path() << "\n";
     for (const auto& m : g->catalogue()) {
       std::cout << fmt::format("  {:<{}}  {:<{}}  {}\n", m.name, w, m.unit, uw, m.description);
     }
+  }
+  if (results.empty()) return;
+  std::cout << "\nresults (of workload " << sim->scenario().workload
+            << "; '*' stands for any key or list index)\n";
+  for (const auto& r : results) {
+    std::cout << fmt::format("  {:<{}}  {:<{}}  {}\n", r.path, w, r.unit, uw, r.description);
   }
 }
 
@@ -180,8 +193,12 @@ int sc_main(int argc, char* argv[]) {
                   "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev)");
   run->add_flag("--quiet", ro.quiet, "print nothing but errors");
   run->add_flag("--progress", ro.progress,
-                "print progress on standard error even when it is not a terminal (it is shown "
-                "on a terminal unless --quiet)");
+                "print a plain progress line on standard error every --progress-every seconds, "
+                "even with --quiet (without it: a line kept up to date on a terminal, unless "
+                "--quiet, and a plain line a minute otherwise)");
+  run->add_option("--progress-every", ro.progress_every_s,
+                  "seconds of wall time between plain progress lines (default 10)")
+      ->check(CLI::PositiveNumber);
 
   std::string params_scenario = "default";
   std::vector<std::string> params_sets;

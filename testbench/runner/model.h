@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hw/cpu/core.h"
+#include "testbench/runner/result_catalogue.h"
 
 namespace hs::runner {
 
@@ -24,6 +25,18 @@ class Model {
   // and the call it is stuck in), or "".
   virtual std::string core_note(const Core*) const { return ""; }
   virtual std::optional<std::string> link_csv() const { return std::nullopt; }
+
+  // What workload_results() reports, each result with its unit and description: declared by
+  // the workload when it is installed, and by the machine for what it adds.
+  ResultCatalogue results_declared;
+
+  // What this run does, in one line, from its actual parameters (set by the workload; the
+  // report's header shows it above the scenario's own description).
+  std::string summary;
+
+  // The simulated time the workload plans to run to, when it knows (a traffic window's end);
+  // 0 when it does not. Only progress lines use it.
+  double planned_end_ns = 0;
 };
 
 // Builds `machine` with `workload` installed. Throws InputError for unknown names.

@@ -34,6 +34,19 @@ std::vector<std::string> names(mpi::Collective c) {
 
 std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   auto job = std::make_shared<MpiJob>();
+  m.results_declared.declare({
+      {"mode", "", "node mode: smp, dual or vn"},
+      {"mapping", "", "the rank order over the torus, or the mapping file"},
+      {"ranks", "ranks", "ranks in the job"},
+      {"ranks_finished", "ranks", "ranks whose program finished"},
+      {"messages", "messages", "point-to-point messages the layer sent, collectives' included"},
+      {"bytes", "B", "bytes in those messages"},
+      {"unexpected_messages", "messages", "messages that arrived before their receive was posted"},
+      {"messages_checked", "messages", "messages the MPI checker matched and compared"},
+      {"collectives_verified", "calls", "collective calls whose results the checker verified"},
+      {"collective_result_bytes_verified", "B", "bytes of collective results verified"},
+      {"algorithms/*", "", "the algorithm each collective ran"},
+  });
   ParamScope p("mpi");
   job->mode = mpi::parse_node_mode(p.choice(
       "mode", "smp", "node mode: smp (1 rank a node), dual (2) or vn (4), each rank on a core",
@@ -180,6 +193,7 @@ void declare_iterations(int& iterations, int& warmup) {
 std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
                                                                const std::shared_ptr<MpiJob>& job,
                                                                MotifProgram motif) {
+  declare_motif_results(m);
   auto timing =
       std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
   m.keep.push_back(timing);
@@ -210,6 +224,20 @@ nlohmann::json MpiJob::json() const {
   j["collective_result_bytes_verified"] = checker->result_bytes_verified();
   for (auto k : mpi::kAllCollectives) j["algorithms"][mpi::collective_name(k)] = algorithms.of(k);
   return j;
+}
+
+void declare_motif_results(TorusModel& m) {
+  m.results_declared.declare({
+      {"iterations", "iterations", "timed iterations"},
+      {"time_per_iteration_ns", "ns", "the slowest rank's mean time per timed iteration"},
+      {"mean_rank_time_per_iteration_ns", "ns",
+       "the mean over ranks of each rank's time per iteration"},
+      {"compute_fraction", "fraction", "the share of the ranks' time spent computing"},
+      {"communication_ns_per_iteration", "ns",
+       "a rank's time in communication per iteration, mean over ranks"},
+      {"messages_per_iteration", "messages", "messages per iteration over all ranks"},
+      {"bytes_per_iteration", "B", "bytes per iteration over all ranks"},
+  });
 }
 
 nlohmann::json motif_json(const MpiJob& job, const std::vector<fw::motifs::Timing>& timing) {

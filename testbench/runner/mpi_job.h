@@ -49,6 +49,8 @@ std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
                                                                const std::shared_ptr<MpiJob>& job,
                                                                MotifProgram motif);
 
+// Declares the results motif_json reports (install_motif does it).
+void declare_motif_results(TorusModel& m);
 // A motif's figures from every rank's timing: time per iteration (the slowest rank's mean and
 // the mean over ranks), the compute/communication split, and messages and bytes per
 // iteration over all ranks.

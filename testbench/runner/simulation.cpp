@@ -7,9 +7,11 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
 
+#include "testbench/runner/report_rows.h"
 #include "testbench/runner/report_text.h"
 #include "testbench/runner/run_loop.h"
 #include "testbench/runner/stats_csv.h"
@@ -157,12 +159,14 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   set_run_seed(seed_);  // every component's random streams (fault injection) derive from it
   time_limit_ns_ = ParamScope("sim").real(
       "time_limit", 0, "ns",
-      "a watchdog: fail the run if work is left at this simulated time (0: none)",
+      "a watchdog: fail the run if work is left at this simulated time (0: none); a run that "
+      "finishes before it reports exactly what it would without it",
       Range::between(0, 1e15));
   stop_at_ns_ = ParamScope("sim").real(
       "stop_at", 0, "ns",
-      "end the run cleanly at this simulated time and report exactly [0, stop_at] (0: run "
-      "until idle); work still in progress is not a failure",
+      "end the run cleanly at this simulated time if its work is still in progress, reporting "
+      "[0, stop_at] with figures over unreached windows marked (0: run until idle); work in "
+      "progress is not a failure",
       Range::between(0, 1e15));
   try {
     model_ = build_model(scenario_.machine, scenario_.workload, seed_);
@@ -200,45 +204,59 @@ std::string Simulation::name_scenario(const std::string& path, const std::string
 
 Simulation::~Simulation() = default;
 
+// The first few unfinished cores by name, with what each was doing; a whole machine's worth
+// would bury them. Empty when every core with firmware finished.
+std::string Simulation::unfinished_cores() const {
+  constexpr size_t kNamed = 16;
+  Json named = Json::array();
+  size_t stuck = 0;
+  for (const Core* c : model_->cores()) {
+    if (!c->has_firmware() || c->finished()) continue;
+    if (++stuck > kNamed) continue;
+    const std::string in = c->open_phases();
+    const std::string note = model_->core_note(c);
+    named.push_back(fmt::format("{} ({}{}{}{}{})", c->name(), describe(c->state()),
+                                in.empty() ? "" : ", in ", in, note.empty() ? "" : "; ", note));
+  }
+  if (stuck == 0) return "";
+  return fmt::format("{} core(s) never finished their firmware: {}{}", stuck, named.dump(),
+                     stuck > kNamed ? fmt::format(" and {} more", stuck - kNamed) : "");
+}
+
 int Simulation::run(std::ostream& out) {
   TransactionTrace::instance().start();
   interrupt_->arm();
   const auto wall0 = std::chrono::steady_clock::now();
-  const RunEnd ran = run_kernel({stop_at_ns_, time_limit_ns_}, *interrupt_,
-                                opts_.progress || (!opts_.quiet && isatty(STDERR_FILENO)));
-  const std::string& kernel_error = ran.kernel_error;
-  CheckRegistry::instance().set_stopped_with_work_left(ran.stopped_at);
+  ProgressOptions progress;
+  progress.terminal = !opts_.quiet && isatty(STDERR_FILENO);
+  // Not on a terminal (a log, a batch job): a plain line now and then, more often on request.
+  if (opts_.progress) {
+    progress.terminal = false;
+    progress.every_s = opts_.progress_every_s;
+  } else if (!progress.terminal && !opts_.quiet) {
+    progress.every_s = 60;
+  }
+  const RunEnd ran =
+      run_kernel({stop_at_ns_, time_limit_ns_, model_->planned_end_ns}, *interrupt_, progress);
+  auto& checks = CheckRegistry::instance();
+  checks.set_cut_short(ran.reason != RunEndReason::Finished);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const sc_core::sc_time end = sc_core::sc_time_stamp();
   const int stop_signal = interrupt_->signal();
 
-  auto& checks = CheckRegistry::instance();
-  if (!kernel_error.empty()) {
-    checks.fail("simulation kernel: no error or exception", "kernel", kernel_error);
+  if (!ran.kernel_error.empty()) {
+    checks.fail("simulation kernel: no error or exception", "kernel", ran.kernel_error);
   }
-  // Interrupted firmware, or firmware cut off by a clean stop, is unfinished, not stuck.
-  if (checks.ok() && stop_signal == 0 && !ran.stopped_at) {
-    // The first few stuck cores by name, with what each was doing; a whole machine's worth
-    // would bury them.
-    constexpr size_t kNamed = 16;
-    Json named = Json::array();
-    size_t stuck = 0;
-    for (const Core* c : model_->cores()) {
-      if (!c->has_firmware() || c->finished()) continue;
-      if (++stuck > kNamed) continue;
-      const std::string in = c->open_phases();
-      const std::string note = model_->core_note(c);
-      named.push_back(fmt::format("{} ({}{}{}{}{})", c->name(), describe(c->state()),
-                                  in.empty() ? "" : ", in ", in, note.empty() ? "" : "; ", note));
-    }
-    if (stuck > 0) {
-      checks.fail(
-          "firmware: every core finishes its program", "firmware",
-          fmt::format("{} core(s) never finished their firmware{}: {}{}", stuck,
-                      time_limit_ns_ > 0 ? " before sim.time_limit" : " (deadlock)", named.dump(),
-                      stuck > kNamed ? fmt::format(" and {} more", stuck - kNamed) : ""));
-    }
+  const std::string unfinished = unfinished_cores();
+  if (ran.reason == RunEndReason::TimeLimit) {
+    checks.fail("watchdog: the run finishes before sim.time_limit", "sim",
+                fmt::format("work was left at sim.time_limit ({}){}", human_time(time_limit_ns_),
+                            unfinished.empty() ? "" : ": " + unfinished));
+  } else if (ran.reason == RunEndReason::Finished && !unfinished.empty()) {
+    // The model went idle with firmware still waiting: nothing will ever wake it.
+    checks.fail("firmware: every core finishes its program", "firmware",
+                unfinished + " (deadlock)");
   }
   // Over the window the run covered, a time-limited or interrupted one included.
   check_physical_limits(end);
@@ -255,12 +273,21 @@ int Simulation::run(std::ostream& out) {
 
   // Workloads check their results (data integrity) here, so this precedes the verdict.
   Json results = model_->workload_results();
+  // Every result is declared with its unit and description (a workload's own mistake otherwise).
+  const auto undeclared = model_->results_declared.undeclared(results);
+  if (!undeclared.empty()) {
+    checks.fail("report: every result is declared with a unit and description", "workload",
+                fmt::format("results not declared by workload {}: {}", scenario_.workload,
+                            Json(undeclared).dump()));
+  }
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   report_ = {
       {"hybridsim", HYBRIDSIM_VERSION},
       {"scenario", scenario_.path},
       {"description", scenario_.description},
+      {"summary", model_->summary},
+      {"overrides", opts_.sets},
       {"machine", scenario_.machine},
       {"workload", scenario_.workload},
       {"seed", seed_},
@@ -268,7 +295,10 @@ int Simulation::run(std::ostream& out) {
                  : checks.ok() ? "passed"
                                : "failed"},
       {"interrupted", stop_signal != 0},
-      {"stopped_at_ns", ran.stopped_at ? Json(end.to_seconds() * 1e9) : Json(nullptr)},
+      // How the run ended, and whether its work was done (cut short: figures cover [0, end]).
+      {"end", {{"reason", to_string(ran.reason)}, {"cut_short", ran.cut_short()}}},
+      {"stopped_at_ns",
+       ran.reason == RunEndReason::StopAt ? Json(end.to_seconds() * 1e9) : Json(nullptr)},
       {"simulated_time_ns", end.to_seconds() * 1e9},
       {"results", std::move(results)},
       {"checks", checks.to_json()},
@@ -289,14 +319,19 @@ int Simulation::run(std::ostream& out) {
   }
   if (!opts_.stats_csv_path.empty()) {
     unwritten.attempt([&] {
-      write_output_file("--stats-csv", opts_.stats_csv_path, stats_csv(report_["stats"]));
+      write_output_file("--stats-csv", opts_.stats_csv_path,
+                        stats_csv(report_["stats"], report_["results"], model_->results_declared));
     });
   }
   if (!opts_.link_csv_path.empty()) {
     unwritten.attempt(
         [&] { write_output_file("--link-csv", opts_.link_csv_path, *model_->link_csv()); });
   }
-  if (!opts_.quiet && opts_.report_path != "-") write_text_report(report_, out);
+  if (!opts_.quiet && opts_.report_path != "-") {
+    write_text_report(report_, out, &model_->results_declared);
+  }
+  // Whatever --quiet says, and wherever the report went, a failure says why on standard error.
+  if (!checks.ok()) std::cerr << "hybridsim: " << failure_summary(report_) << "\n";
   unwritten.throw_if_any();
   if (stop_signal) return kInterruptedExit;
   return checks.ok() ? 0 : 1;

@@ -25,7 +25,11 @@ struct RunOptions {
   std::string stats_csv_path;                     // every statistic, one row each
   std::string trace_start, trace_end, trace_only, trace_limit = "2GiB";  // what --trace keeps
   bool quiet = false;
-  bool progress = false;  // a progress line on standard error even when it is not a terminal
+  // Plain progress lines on standard error every progress_every_s wall seconds, even when quiet
+  // or not a terminal (without it: a line rewritten in place on a terminal, unless quiet, and
+  // a plain line a minute otherwise).
+  bool progress = false;
+  double progress_every_s = 10;
 };
 
 // Exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it).
@@ -47,9 +51,11 @@ class Simulation {
 
   const nlohmann::json& report() const { return report_; }
   const Scenario& scenario() const { return scenario_; }
+  const Model& model() const { return *model_; }
 
  private:
   static std::string name_scenario(const std::string& path, const std::string& message);
+  std::string unfinished_cores() const;
   // Outputs not finished by run() (bad input, an exception) are dropped: declared first, so
   // it also acts when the constructor throws.
   struct DropUnfinishedOutputs {

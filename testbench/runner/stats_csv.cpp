@@ -23,7 +23,8 @@ std::string number(const nlohmann::json& v) {
 
 }  // namespace
 
-std::string stats_csv(const nlohmann::json& stats) {
+std::string stats_csv(const nlohmann::json& stats, const nlohmann::json& results,
+                      const ResultCatalogue& declared) {
   std::string out = "group,statistic,value,unit,description\n";
   auto row = [&out](const std::string& group, const std::string& name, const std::string& value,
                     const std::string& unit, const std::string& desc) {
@@ -48,6 +49,19 @@ std::string stats_csv(const nlohmann::json& stats) {
       }
     }
   }
+  ResultCatalogue::leaves(results, [&](const std::string& path, const nlohmann::json& v) {
+    const ResultInfo* info = declared.find(path);
+    const std::string unit = info ? info->unit : "", desc = info ? info->description : "";
+    const auto one = [&](const std::string& name, const nlohmann::json& x) {
+      const std::string value = x.is_number()    ? number(x)
+                                : x.is_boolean() ? std::string(x.get<bool>() ? "yes" : "no")
+                                : x.is_string()  ? field(x.get<std::string>())
+                                                 : std::string();
+      row("results", name, value, unit, desc);
+    };
+    if (!v.is_array()) return one(path, v);
+    for (size_t i = 0; i < v.size(); ++i) one(path + "/" + std::to_string(i), v[i]);
+  });
   return out;
 }
 

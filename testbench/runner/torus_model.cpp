@@ -4,6 +4,29 @@
 
 namespace hs::runner {
 
+TorusModel::TorusModel() : machine("torus"), checkers(machine), links(*machine.network) {
+  results_declared.declare({
+      {"link_utilisation/window_start_ns", "ns", "start of the window the link figures cover"},
+      {"link_utilisation/window_end_ns", "ns", "end of that window (where the run reached)"},
+      {"link_utilisation/window_reached", "",
+       "how much of the window the run covered: whole, part or not reached"},
+      {"link_utilisation/links", "links", "links in the machine"},
+      {"link_utilisation/mean", "fraction", "busy fraction over the window, mean over every link"},
+      {"link_utilisation/max", "fraction", "busy fraction over the window of the busiest link"},
+      {"link_utilisation/by_direction/*/links", "links", "links in this direction"},
+      {"link_utilisation/by_direction/*/mean", "fraction",
+       "their mean busy fraction over the window"},
+      {"link_utilisation/by_direction/*/max", "fraction", "the busiest one's busy fraction"},
+      {"link_utilisation/by_direction/*/busiest_from", "", "the node the busiest one leaves"},
+      {"stuck_traffic/*/source", "", "where stuck packets came from"},
+      {"stuck_traffic/*/destination", "", "where they were going"},
+      {"stuck_traffic/*/node", "", "the node holding them"},
+      {"stuck_traffic/*/queue", "", "the queue holding them"},
+      {"stuck_traffic/*/waits_for", "", "the failed link they wait for"},
+      {"stuck_traffic/*/packets", "packets", "packets stuck there"},
+  });
+}
+
 nlohmann::json TorusModel::workload_results() const {
   nlohmann::json r = results ? results() : nlohmann::json::object();
   const auto& shape = machine.shape();
@@ -21,11 +44,17 @@ nlohmann::json TorusModel::workload_results() const {
                                   {"max", s.max},
                                   {"busiest_from", s.max > 0 ? shape.name(s.busiest) : "-"}};
   }
+  // Over the links' window (the workload's measurement window, or the whole run).
+  const std::string reached = links.window_reached();
+  const auto figure = [&](double v) {
+    return reached == "not reached" ? nlohmann::json(nullptr) : nlohmann::json(v);
+  };
   r["link_utilisation"] = {{"window_start_ns", links.window_start_ns()},
                            {"window_end_ns", links.window_end_ns()},
+                           {"window_reached", reached},
                            {"links", all},
-                           {"mean", all ? busy / all : 0.0},
-                           {"max", busiest},
+                           {"mean", figure(all ? busy / all : 0.0)},
+                           {"max", figure(busiest)},
                            {"by_direction", std::move(by_dir)}};
   // The traffic a failed link left stuck, when the run ended on it.
   const auto& stuck = machine.network->stuck_traffic();

@@ -18,7 +18,7 @@ namespace hs::runner {
 class TorusModel : public Model {
  public:
   static constexpr const char* kMachine = "torus";
-  TorusModel() : machine("torus"), checkers(machine), links(*machine.network) {}
+  TorusModel();
   std::vector<Core*> cores() const override { return machine.cores(); }
   // The workload's figures, then link utilisation by direction over the links' window.
   nlohmann::json workload_results() const override;

@@ -28,10 +28,11 @@ bool names_a_figure(const StatGroup& g, const std::string& name) {
   return part == "mean" || part == "count" || part == "min" || part == "max" || part == "peak";
 }
 
-// A stat naming a report field or a component statistic is checked against the elaborated
-// model: every component registers its statistics when it is built. "results:PATH" is left
-// alone: only the run writes the workload's results (an absent one is warned about after).
-void check_stats(const SweepSpec& spec, InputProblems& problems) {
+// A stat naming a report field, a component statistic or a result is checked against the
+// elaborated model: every component registers its statistics when it is built, and the
+// workload declares its results when it is installed.
+void check_stats(const SweepSpec& spec, const runner::Simulation& sim, InputProblems& problems) {
+  const auto& results = sim.model().results_declared;
   const auto& stats = StatsRegistry::instance();
   for (const auto& stat : spec.stats) {
     const auto colon = stat.find(':');
@@ -43,7 +44,17 @@ void check_stats(const SweepSpec& spec, InputProblems& problems) {
       continue;
     }
     const std::string group = stat.substr(0, colon), name = stat.substr(colon + 1);
-    if (group == "results") continue;
+    if (group == "results") {
+      if (!results.find(name)) {
+        const std::string near = results.closest(name);
+        problems.add(fmt::format(
+            "{}: stat '{}': workload '{}' reports no result '{}'{} (hybridsim stats {} lists "
+            "them)",
+            spec.path, stat, sim.scenario().workload, name,
+            near.empty() ? "" : " (did you mean 'results:" + near + "'?)", spec.scenario));
+      }
+      continue;
+    }
     const StatGroup* g = stats.find(group);
     if (!g) {
       problems.add(fmt::format("{}: stat '{}': scenario '{}' has no component '{}' with statistics",
@@ -78,7 +89,7 @@ void check_against_model(const SweepSpec& spec, InputProblems& problems) {
       throw InputError(fmt::format("{}: scenario '{}' with the first point's values:\n{}",
                                    spec.path, spec.scenario, e.what()));
     }
-    check_stats(spec, problems);  // while the model's statistics are registered
+    check_stats(spec, *sim, problems);  // while the model's statistics are registered
   });
   const auto& registry = ParamRegistry::instance();
   for (const auto& axis : spec.axes) {

@@ -1,6 +1,7 @@
 #include "testbench/sweep/plot.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -98,6 +99,49 @@ std::string decade_tics(double lo, double hi) {
   return "set xtics (" + tics + ")\n";
 }
 
+// A swept parameter the figure does not draw (neither --x, --group nor fixed by --where) that
+// takes several values at one point of a line would have those points averaged into one
+// without a word (repeats of the same point, other seeds, are averaged on purpose): refused,
+// naming it and what to do. The swept parameters are the results' columns between "seed"
+// and "status".
+void refuse_hidden_axes(const CsvTable& t, const PlotRequest& req, int xc, int gc,
+                        const std::vector<std::pair<size_t, std::string>>& filters,
+                        const std::string& path) {
+  const int first = t.column("seed") + 1, last = t.column("status");
+  if (first <= 0 || last < first) return;
+  for (int c = first; c < last; ++c) {
+    if (c == xc || c == gc) continue;
+    if (std::any_of(filters.begin(), filters.end(),
+                    [&](const auto& f) { return static_cast<int>(f.first) == c; })) {
+      continue;
+    }
+    // The values this parameter takes at each drawn point (a line's x).
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> at;
+    std::vector<std::string> values;
+    for (const auto& row : t.rows) {
+      if (row[static_cast<size_t>(last)] != "passed") continue;
+      if (std::any_of(filters.begin(), filters.end(),
+                      [&](const auto& f) { return row[f.first] != f.second; })) {
+        continue;
+      }
+      const std::string& v = row[static_cast<size_t>(c)];
+      auto& seen = at[{gc >= 0 ? row[static_cast<size_t>(gc)] : "", row[static_cast<size_t>(xc)]}];
+      if (std::find(seen.begin(), seen.end(), v) == seen.end()) seen.push_back(v);
+      if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+    if (std::all_of(at.begin(), at.end(), [](const auto& kv) { return kv.second.size() < 2; })) {
+      continue;
+    }
+    const std::string& name = t.header[static_cast<size_t>(c)];
+    throw InputError(fmt::format(
+        "{}: swept parameter '{}' takes {} values ({}) at the same point of a line: the figure "
+        "would average them into one; draw a line per value with --group {}{}, or pick one with "
+        "--where {}={}",
+        path, name, values.size(), fmt::join(values, ", "), name,
+        req.group.empty() ? "" : " (instead of --group " + req.group + ")", name, values[0]));
+  }
+}
+
 }  // namespace
 
 std::string plot_results(const PlotRequest& req) {
@@ -152,6 +196,7 @@ std::string plot_results(const PlotRequest& req) {
     throw InputError(fmt::format("{}: no passed point{} to plot", path,
                                  req.where.empty() ? "" : " matches --where"));
   }
+  refuse_hidden_axes(t, req, xc, gc, filters, path);
   // Numeric groups in numeric order (lanes 1, 2, 4, 8, 16), others as they first appear.
   const bool numeric_groups = std::all_of(series_of.begin(), series_of.end(), [](const auto& kv) {
     return as_number(kv.first).has_value();

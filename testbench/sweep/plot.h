@@ -1,7 +1,9 @@
 // `hybridsim plot`: one statistic of a sweep's results against one swept parameter, a line
 // per value of an optional grouping parameter (the legend's title, each line labelled with its
 // value), drawn by gnuplot (Debian's gnuplot-nox) into
-// a PNG or SVG. Repeats of a point (several seeds) are averaged and drawn with min-max bars.
+// a PNG or SVG. Repeats of a point (several seeds) are averaged and drawn with min-max bars;
+// a swept parameter the figure does not draw that varies at one point of a line is refused
+// (its points would be averaged silently), naming it with --group and --where as the remedies.
 // The gnuplot script is kept next to the figure so it can be restyled by hand.
 #pragma once
 #include <string>

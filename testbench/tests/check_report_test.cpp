@@ -55,12 +55,36 @@ TEST(CheckReport, TextListsEveryCheckWithVerdictAndCountAndTagsViolations) {
   std::ostringstream out;
   runner::write_checks(reg.to_json(), out);
   const std::string text = out.str();
-  EXPECT_NE(text.find("Checks: FAILED (3 checks, 5 evaluations)"), std::string::npos) << text;
+  EXPECT_NE(text.find("Checks: FAILED (2 checks, 5 evaluations)"), std::string::npos) << text;
   EXPECT_NE(text.find("passed              4  test rule: always holds"), std::string::npos) << text;
   EXPECT_NE(text.find("FAILED              1  test rule: broken"), std::string::npos) << text;
-  EXPECT_NE(text.find("not run             0  test rule: never reached"), std::string::npos)
-      << text;
+  // A check that never applied is left to the JSON, counted.
+  EXPECT_EQ(text.find("test rule: never reached"), std::string::npos) << text;
+  EXPECT_NE(text.find("(1 more checks did not apply to this run"), std::string::npos) << text;
   EXPECT_NE(text.find("unit: broke on purpose [test rule: broken]"), std::string::npos) << text;
+}
+
+// A check of finished work on a run cut short is listed as not run, with the reason, and the
+// verdict does not call the run passed.
+TEST(CheckReport, ChecksOfWorkACutShortRunDidNotFinishAreNotRun) {
+  auto& reg = CheckRegistry::instance();
+  HS_CHECK(true, "test rule: held while it ran", "test", "never");
+  reg.set_cut_short(true);
+  reg.check_finished_work("test rule: every message arrived", false, "test",
+                          [] { return std::string("never built"); });
+  ASSERT_TRUE(reg.ok()) << "not evaluated, so not failed";
+  std::ostringstream out;
+  runner::write_checks(reg.to_json(), out, true);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Checks: no violation in the part that ran (2 checks, 1 evaluations)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("not run             0  test rule: every message arrived (the run ended "
+                      "before the work it checks was done)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(find_check(reg.to_json(), "test rule: every message arrived")->value("not_run", ""),
+            "the run ended before the work it checks was done");
 }
 
 // A torus run (the split protocol, which exercises every torus rule) lists each torus checker

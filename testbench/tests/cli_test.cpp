@@ -202,8 +202,9 @@ TEST(Cli, DeadlockedFirmwareIsReported) {
   // A time limit shorter than the workload leaves cores unfinished: reported, exit 1.
   auto r = hybridsim("run default --set sim.time_limit=10us");
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.output.find("never finished their firmware before sim.time_limit"), std::string::npos)
+  EXPECT_NE(r.output.find("watchdog: the run finishes before sim.time_limit"), std::string::npos)
       << r.output;
+  EXPECT_NE(r.output.find("never finished their firmware"), std::string::npos) << r.output;
 }
 
 TEST(Cli, SameSeedGivesIdenticalReports) {
@@ -426,7 +427,8 @@ TEST(Cli, StopAtEndsTheRunCleanlyWithAReportOverExactlyThatWindow) {
 // Running in slices to print progress never changes what the model does.
 TEST(Cli, ProgressSlicesLeaveTheResultsUnchanged) {
   auto plain = hybridsim("run torus_ami --quiet --report " + tmp("plain.json"));
-  auto sliced = hybridsim("run torus_ami --quiet --progress --report " + tmp("sliced.json"));
+  auto sliced = hybridsim("run torus_ami --quiet --progress --progress-every 0.000001 --report " +
+                          tmp("sliced.json"));
   ASSERT_EQ(plain.code, 0) << plain.output;
   ASSERT_EQ(sliced.code, 0) << sliced.output;
   Json a = read_json(tmp("plain.json")), b = read_json(tmp("sliced.json"));
@@ -436,13 +438,18 @@ TEST(Cli, ProgressSlicesLeaveTheResultsUnchanged) {
   EXPECT_NE(sliced.output.find("simulated"), std::string::npos) << "a progress line";
 }
 
-TEST(Cli, ProgressLineShowsSimulatedTimeWallRateAndEta) {
-  const std::string line = hs::runner::progress_line(2000, 4.0, 1.5e6, 10000);
-  EXPECT_NE(line.find("simulated 2.000 us"), std::string::npos) << line;
-  EXPECT_NE(line.find("wall 4.0 s"), std::string::npos) << line;
-  EXPECT_NE(line.find("1.5e+06 delta cycles/s"), std::string::npos) << line;
+TEST(Cli, ProgressLineShowsSimulatedTimeShareDoneWallRateAndEta) {
+  const std::string line = hs::runner::progress_line(2000, 4.0, 10000);
+  EXPECT_NE(line.find("simulated 2.000 us of 10.000 us (20%)"), std::string::npos) << line;
+  EXPECT_NE(line.find("wall 4 s"), std::string::npos) << line;
+  EXPECT_NE(line.find("500.0 ns/wall s"), std::string::npos) << line;
   EXPECT_NE(line.find("ETA 16 s"), std::string::npos) << line;
-  EXPECT_EQ(hs::runner::progress_line(2000, 4.0, 1e6, 0).find("ETA"), std::string::npos);
+  // Without a plan: no share and no ETA; long runs in minutes and hours.
+  const std::string open = hs::runner::progress_line(2000, 4.0, 0);
+  EXPECT_EQ(open.find("ETA"), std::string::npos) << open;
+  EXPECT_EQ(open.find("%"), std::string::npos) << open;
+  EXPECT_NE(hs::runner::progress_line(10000, 700, 100000).find("ETA 1.8 h"), std::string::npos);
+  EXPECT_NE(hs::runner::progress_line(20000, 1200, 100000).find("ETA 80 min"), std::string::npos);
 }
 
 // Workloads register themselves: a misspelt one gets a suggestion, one on the wrong machine
@@ -485,6 +492,51 @@ TEST(Cli, StatsCsvHasARowPerStatisticMatchingTheReport) {
   EXPECT_TRUE(hops);
   EXPECT_TRUE(latency) << "histograms give their mean";
   EXPECT_GT(rows, 100u);
+  // The workload's results follow, with their units and descriptions.
+  const std::string text = hs::testing::file_text(csv);
+  EXPECT_NE(
+      text.find("results,mean_completion_ns," + j["results"]["mean_completion_ns"].dump() + ",ns,"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("results,protocol,B,,"), std::string::npos) << text;
+  EXPECT_NE(text.find("results,link_utilisation/by_direction/+x/mean,"), std::string::npos) << text;
+}
+
+// `hybridsim stats` lists the workload's results as it lists statistics: the names sweeps and
+// plots take, each with its unit and description.
+TEST(Cli, StatsListsTheWorkloadsResultsWithUnits) {
+  auto r = hybridsim("stats torus_pingpong");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("results (of workload torus_pingpong"), std::string::npos) << r.output;
+  const auto line = r.output.find("\n  one_way_latency_ns ");
+  ASSERT_NE(line, std::string::npos) << r.output;
+  const std::string row = r.output.substr(line, r.output.find('\n', line + 1) - line);
+  EXPECT_NE(row.find(" ns "), std::string::npos) << row;
+  EXPECT_NE(row.find("half the mean round trip"), std::string::npos) << row;
+  EXPECT_NE(r.output.find("link_utilisation/by_direction/*/mean"), std::string::npos) << r.output;
+}
+
+// A report summarises: identical rows folded with a count, checks that never applied left to
+// the JSON, values in their units, the overrides and the workload's own account in the header.
+TEST(Cli, ReportsSummarise) {
+  auto r = hybridsim("run program_halo");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("torus.*.core0 (64 alike)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("torus.x1y0z0.core0"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("not run             0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("checks did not apply to this run"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("communication_ns_per_iteration    56.864 us"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("e+"), std::string::npos) << "no bare exponents\n" << r.output;
+  r = hybridsim("run torus_traffic --set workload.pattern=hotspot --set torus.network.x=4");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("hotspot traffic at offered load 0.5"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("on the 4x8x8 torus"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Changed by --set: workload.pattern=hotspot, torus.network.x=4"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("(1536 links, whole run)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("window_reached   whole"), std::string::npos) << r.output;
 }
 
 // A trace keeps a window, the tracks a pattern names, and stops (the run does not) at its

@@ -249,6 +249,15 @@ TEST(SweepRun, BadSweepsAndOptionsAreRejectedBeforeAnythingRuns) {
   expect_bad(R"({"scenario": "default", "params": {"node0.pcie0.lanes": [8]},
                "stats": ["node0.acc0.spe0.mfc:command_latency.median"]})",
              "", "component 'node0.acc0.spe0.mfc' has no statistic 'command_latency.median'");
+  // Results are statistics too: a misspelt one is refused before any point runs.
+  expect_bad(R"({"scenario": "torus_pingpong", "params": {"workload.bytes": [8]},
+               "stats": ["results:one_way_latency"]})",
+             "",
+             "workload 'torus_pingpong' reports no result 'one_way_latency' (did you mean "
+             "'results:one_way_latency_ns'?)");
+  expect_bad(R"({"scenario": "torus_pingpong", "params": {"workload.bytes": [8]},
+               "stats": ["results:link_utilisation/by_direction/+x/meen"]})",
+             "", "reports no result 'link_utilisation/by_direction/+x/meen'");
   expect_bad(kPcieSweep, "--partition debug", "--partition applies only to --backend slurm");
   expect_bad(kPcieSweep, "--backend slurm --time 1hour", "--time '1hour': expected a Slurm time");
   expect_bad(kPcieSweep, "--backend cloud", "--backend");
@@ -337,8 +346,18 @@ TEST(SweepRun, PlotsAreDrawnAsNonEmptySvgAndPngFiles) {
   EXPECT_NE(text.find(">512</tspan>"), std::string::npos);
 
   const std::string png = temp_path("fig/efficiency.png");
+  // Without --group the two lane counts would be averaged into one line: refused, saying how.
+  r = hybridsim("plot " + out + " --x node0.pcie0.max_payload --y simulated_time_ns");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("swept parameter 'node0.pcie0.lanes' takes 2 values (4, 8) at the same "
+                          "point of a line"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("--group node0.pcie0.lanes"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--where node0.pcie0.lanes=4"), std::string::npos) << r.output;
   r = hybridsim("plot " + out + "/results.csv --x node0.pcie0.max_payload --y " +
-                "node0.pcie0.down:payload_efficiency --out " + png + " --title 'PCIe efficiency'" +
+                "node0.pcie0.down:payload_efficiency --where node0.pcie0.lanes=8 --out " + png +
+                " --title 'PCIe efficiency'" +
                 " --xlabel 'max payload (bytes)' --ylabel 'payload efficiency'");
   ASSERT_EQ(r.code, 0) << r.output;
   ASSERT_TRUE(fs::exists(png));

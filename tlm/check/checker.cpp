@@ -42,10 +42,12 @@ nlohmann::json CheckRegistry::to_json() const {
   }
   nlohmann::json invariants = nlohmann::json::array();
   for (const auto& [name, c] : checks_) {
-    invariants.push_back({{"name", name},
-                          {"evaluations", c.evaluations},
-                          {"failures", c.failures},
-                          {"passed", c.failures == 0}});
+    nlohmann::json entry = {{"name", name},
+                            {"evaluations", c.evaluations},
+                            {"failures", c.failures},
+                            {"passed", c.failures == 0}};
+    if (!c.not_run.empty() && c.evaluations == 0) entry["not_run"] = c.not_run;
+    invariants.push_back(std::move(entry));
   }
   return {{"passed", ok()}, {"violations", v}, {"invariants", invariants}};
 }

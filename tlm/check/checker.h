@@ -15,6 +15,9 @@ namespace hs {
 struct Check {
   std::string name;
   uint64_t evaluations = 0, failures = 0;
+  // Set when the check applied but could not run (the work it checks was cut short). A check
+  // with no evaluations and no such reason did not apply to the run.
+  std::string not_run;
 };
 
 class CheckRegistry {
@@ -37,21 +40,38 @@ class CheckRegistry {
   }
 
   bool ok() const { return violations_.empty(); }
-  // A run stopped cleanly at a fixed time (sim.stop_at) with work in progress: checks that
-  // need the work to be finished (every packet delivered, every firmware done) do not apply.
-  void set_stopped_with_work_left(bool s) { stopped_with_work_left_ = s; }
-  bool stopped_with_work_left() const { return stopped_with_work_left_; }
+  // A run stopped before its work was done (sim.stop_at, sim.time_limit, a signal, or a
+  // violation or error that stopped the kernel): checks that need the work to be finished
+  // (every packet delivered, every message's data compared) do not run; they are reported as
+  // not run, never as failed.
+  void set_cut_short(bool s) { cut_short_ = s; }
+  bool cut_short() const { return cut_short_; }
+  // One evaluation of a check of finished work (data compared, every packet delivered), made
+  // at the end of the run. On a run cut short it is only registered, so the report lists it as
+  // not run: the work it checks was never finished, which is not a failure of the model.
+  // `message` is built only when the check fails.
+  template <class Message>
+  void check_finished_work(const std::string& name, bool ok, const std::string& component,
+                           Message message) {
+    Check& c = check(name);
+    if (cut_short_) {
+      c.not_run = "the run ended before the work it checks was done";
+      return;
+    }
+    ++c.evaluations;
+    if (!ok) fail(c, component, message());
+  }
   const std::vector<Violation>& violations() const { return violations_; }
   // Names of the checks that failed, in order of first failure, each once.
   std::vector<std::string> failed_checks() const;
   // {"passed", "violations": [{check, component, message, time_ns}],
-  //  "invariants": [{name, evaluations, failures, passed}] (sorted by name)}.
+  //  "invariants": [{name, evaluations, failures, passed, [not_run]}] (sorted by name)}.
   nlohmann::json to_json() const;
 
  private:
   std::vector<Violation> violations_;
   std::map<std::string, Check> checks_;  // map nodes never move: references stay valid
-  bool stopped_with_work_left_ = false;
+  bool cut_short_ = false;
 };
 
 // Evaluates `cond` as one evaluation of `check` (a Check&); on failure records it against

@@ -37,6 +37,11 @@ uint64_t LinkLoad::window_end() const {
   return closed_ ? end_ps_ : hs::now().value();
 }
 
+const char* LinkLoad::window_reached() const {
+  if (!started_ || window_end() <= start_ps_) return "not reached";
+  return !windowed_ || closed_ ? "whole" : "part";
+}
+
 uint64_t LinkLoad::busy_at_end(size_t link) const {
   if (closed_) return end_busy_[link];
   return net_.link_busy_ps(static_cast<int>(link / kDirs), static_cast<int>(link % kDirs),

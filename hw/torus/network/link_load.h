@@ -3,8 +3,8 @@
 // its steady state. Without a window it covers the whole run, [0, now].
 //
 // Rules: the snapshots ride on the network's event heap, so they are taken at exactly the
-// window's edges; a run that stops early reports the window up to where it stopped (and an
-// empty window, before the start, as zero).
+// window's edges; a run that stops early reports the window up to where it stopped, and a
+// window it never entered as not reached (tlm/stats/measurement_window.h).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -24,6 +24,8 @@ class LinkLoad : public NetworkTimer {
 
   double window_start_ns() const { return static_cast<double>(start_ps_) / 1e3; }
   double window_end_ns() const { return static_cast<double>(window_end()) / 1e3; }
+  // "whole", "part" or "not reached": how much of the window the run covered by now.
+  const char* window_reached() const;
   // Busy fraction of the link leaving `node` in direction `dir` (0 where there is no link).
   double utilisation(int node, int dir) const;
 

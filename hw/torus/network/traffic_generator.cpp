@@ -11,8 +11,7 @@ TrafficGenerator::TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg)
     : net_(net),
       cfg_(cfg),
       chunks_(cfg.packet_bytes / kChunkBytes),
-      warmup_ps_(static_cast<uint64_t>(cfg.warmup_ns * 1e3)),
-      end_ps_(static_cast<uint64_t>(cfg.end_ns * 1e3)) {
+      window_(MeasurementWindow::ns(cfg.warmup_ns, cfg.end_ns)) {
   const int n = net.shape().nodes();
   const double rate = cfg.load * net.config().bisection_bound_per_node();  // wire B/s per node
   mean_gap_ps_ = rate > 0 ? net.config().wire_bytes(chunks_) / rate * 1e12 : 0;
@@ -37,7 +36,7 @@ bool TrafficGenerator::sends(int node) const {
 
 void TrafficGenerator::on_timer(int node) {
   const uint64_t now = hs::now().value();
-  if (now >= end_ps_) return;
+  if (now >= window_.end_ps) return;
   Source& s = sources_[node];
   const int dest = cfg_.pattern->destination(node, s.rng);
   if (dest >= 0) {
@@ -60,7 +59,7 @@ void TrafficGenerator::on_timer(int node) {
   std::exponential_distribution<double> gap(1.0 / mean_gap_ps_);
   const uint64_t next = now + 1 + static_cast<uint64_t>(gap(s.rng));
   // Nothing past the window: the run ends with the network's last delivery, not a timer.
-  if (next < end_ps_) net_.schedule(sc_core::sc_time::from_value(next), this, node);
+  if (next < window_.end_ps) net_.schedule(sc_core::sc_time::from_value(next), this, node);
 }
 
 void TrafficGenerator::drain(int node) {
@@ -84,8 +83,8 @@ void TrafficGenerator::received(int node, Packet* p) {
   const uint64_t now = hs::now().value();
   ++delivered_;
   if (p->dest != node) ++misdelivered_;
-  const uint64_t mid = warmup_ps_ + (end_ps_ - warmup_ps_) / 2;
-  if (now >= warmup_ps_ && now < end_ps_) {
+  const uint64_t mid = window_.half(1).start_ps;
+  if (now >= window_.start_ps && now < window_.end_ps) {
     window_bytes_ += net_.config().wire_bytes(p->chunks);
     half_bytes_[now >= mid] += net_.config().wire_bytes(p->chunks);
     half_transit_sum_ns_[now >= mid] += (now - p->launched_ps) / 1e3;
@@ -95,7 +94,7 @@ void TrafficGenerator::received(int node, Packet* p) {
         (std::max(p->injected_ps, p->created_ps) - p->created_ps) / 1e3;
     ++half_delivered_[now >= mid];
   }
-  if (p->created_ps >= warmup_ps_ && p->created_ps < end_ps_) {
+  if (p->created_ps >= window_.start_ps && p->created_ps < window_.end_ps) {
     const double ns = (now - p->created_ps) / 1e3;
     latencies_ns_.push_back(static_cast<float>(ns));
     half_latency_sum_ns_[p->created_ps >= mid] += ns;
@@ -109,12 +108,12 @@ double TrafficGenerator::offered_per_node() const {
 }
 
 double TrafficGenerator::accepted_per_node() const {
-  const double window = (end_ps_ - warmup_ps_) / 1e12;
+  const double window = window_.seconds(hs::now().value());
   return active_nodes_ && window > 0 ? window_bytes_ / window / active_nodes_ : 0;
 }
 
 double TrafficGenerator::accepted_per_node_half(int half) const {
-  const double window = (end_ps_ - warmup_ps_) / 2e12;
+  const double window = window_.half(half).seconds(hs::now().value());
   return active_nodes_ && window > 0 ? half_bytes_[half] / window / active_nodes_ : 0;
 }
 

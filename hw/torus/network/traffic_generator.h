@@ -3,7 +3,8 @@
 // attached at the node's injection and reception ports in place of the DMA engine. Sources
 // stop at the end of the run window (no event is left past it) and the network drains;
 // accepted throughput and latency are measured over [warmup, end), and over each half of it
-// separately: two halves that agree show the window was long enough to be steady.
+// separately: two halves that agree show the window was long enough to be steady. Rates are
+// over the part of the window the run reached (tlm/stats/measurement_window.h).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "hw/torus/network/torus_network.h"
 #include "hw/torus/network/traffic_patterns.h"
+#include "tlm/stats/measurement_window.h"
 #include "tlm/stats/statistics.h"
 
 namespace hs::torus {
@@ -33,7 +35,9 @@ class TrafficGenerator : public NetworkTimer {
  public:
   TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg);
 
-  // Figures over the measurement window.
+  // The measurement window, [warmup, end).
+  const MeasurementWindow& window() const { return window_; }
+  // Figures over the part of the measurement window reached by now.
   double offered_per_node() const;   // wire bytes per second per node
   double accepted_per_node() const;  // wire bytes per second per node
   double mean_latency_ns() const;
@@ -81,7 +85,7 @@ class TrafficGenerator : public NetworkTimer {
   double mean_gap_ps_;
   std::vector<Port> ports_;
   std::vector<Source> sources_;
-  uint64_t warmup_ps_, end_ps_;
+  MeasurementWindow window_;
   uint64_t generated_ = 0, refused_ = 0, delivered_ = 0, misdelivered_ = 0;
   uint64_t window_bytes_ = 0;
   std::array<uint64_t, 2> half_bytes_{}, half_latency_count_{}, half_delivered_{};

@@ -9,6 +9,9 @@ namespace hs::runner {
 
 HYBRIDSIM_WORKLOAD(allreduce, TorusModel,
                    "allreduce in a loop: each rank computes, then allreduces a vector") {
+  m.results_declared.declare({
+      {"vector_bytes", "B", "the vector each rank allreduces"},
+  });
   auto job = declare_mpi_job(m);
   ParamScope p("workload");
   fw::motifs::AllreduceConfig cfg;
@@ -26,6 +29,7 @@ HYBRIDSIM_WORKLOAD(allreduce, TorusModel,
   auto timing =
       std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
   m.keep.push_back(timing);
+  declare_motif_results(m);
   install_ranks(m, job, [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
     fw::motifs::allreduce_loop(comm, coll, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
   });

@@ -20,6 +20,19 @@ namespace hs::runner {
 
 HYBRIDSIM_WORKLOAD(dma_transfers, HybridModel,
                    "SLMPM DMA transfers through the registration cache (or the OS every time)") {
+  m.results_declared.declare({
+      {"verified", "", "the accelerator's slots hold exactly the host's buffers"},
+      {"elapsed_us", "us", "the host's time for every transfer"},
+      {"retries", "transfers", "transfers retried after a refused registration"},
+      {"os_register_calls", "calls", "registrations the OS performed (pinning)"},
+      {"os_deregister_calls", "calls", "deregistrations the OS performed"},
+      {"os_cycles", "cycles", "host cycles spent in the OS's registration calls"},
+      {"unpinned_dma_accesses", "accesses",
+       "DMA accesses to unpinned memory (0 when the protocol is safe)"},
+      {"cache/hits", "lookups", "registration cache hits"},
+      {"cache/misses", "lookups", "registration cache misses"},
+      {"cache/evictions", "entries", "registrations the cache evicted"},
+  });
   namespace demo = fw::transfer_demo;
   ParamScope p("workload");
   demo::Config cfg;

@@ -16,6 +16,11 @@ namespace hs::runner {
 HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
                    "3D halo exchange: each rank computes, then swaps faces with its 6 "
                    "neighbours (26: also edges and corners)") {
+  m.results_declared.declare({
+      {"grid", "", "the ranks' grid, XxYxZ"},
+      {"face_bytes", "B", "bytes of one face sent to a neighbour"},
+      {"neighbours", "ranks", "neighbours each rank exchanges with (6 or 26)"},
+  });
   auto job = declare_mpi_job(m);
   ParamScope p("workload");
   fw::motifs::HaloConfig cfg;
@@ -74,6 +79,7 @@ HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
   auto timing =
       std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
   m.keep.push_back(timing);
+  declare_motif_results(m);
   install_ranks(m, job, [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives&) {
     fw::motifs::halo3d(comm, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
   });

@@ -15,6 +15,14 @@ namespace hs::runner {
 HYBRIDSIM_WORKLOAD(
     hybrid_demo, HybridModel,
     "the host streams to an accelerator, SPEs transform and write back, every byte checked") {
+  m.results_declared.declare({
+      {"accelerators/*/verified", "",
+       "every byte the accelerator's SPEs wrote back was checked and right"},
+      {"accelerators/*/host_write_GBps", "GB/s",
+       "the host's write of the input into the accelerator's memory"},
+      {"accelerators/*/host_read_GBps", "GB/s", "the host's read of the results back"},
+      {"accelerators/*/offload_us", "us", "from the first write to the last result read"},
+  });
   ParamScope p("workload");
   const int n_acc = static_cast<int>(m.node.accelerators.size());
   const int host_cores = static_cast<int>(m.node.host->core_list.size());

@@ -18,6 +18,21 @@ namespace hs::runner {
 // sources, every counter copy equal to its owner's value.
 HYBRIDSIM_WORKLOAD(mirrored_counters, HybridModel,
                    "host and PPE mirror tracked values through rings (mirrored or baseline)") {
+  m.results_declared.declare({
+      {"pairs/*/verified", "", "mirrors and counter copies equal their owners once traffic stops"},
+      {"pairs/*/segments", "", "ring segments"},
+      {"pairs/*/pcie_mrd", "TLPs",
+       "remote reads (MRd) on the pair's PCIe link (0 in mirrored mode)"},
+      {"pairs/*/pcie_mwr", "TLPs", "posted writes (MWr) on the pair's PCIe link"},
+      {"pairs/*/*/sent", "packets", "packets this side sent"},
+      {"pairs/*/*/received", "packets", "packets this side received"},
+      {"pairs/*/*/publications", "writes", "counter publications to the other side"},
+      {"pairs/*/*/read_batches", "batches", "batches of packets read at once"},
+      {"pairs/*/*/remote_reads", "reads", "reads across PCIe of the other side's counters"},
+      {"pairs/*/*/ring_full_polls", "polls", "polls that found the ring full"},
+      {"pairs/*/*/mean_latency_ns", "ns", "send to receipt, mean per packet"},
+      {"pairs/*/*/max_latency_ns", "ns", "send to receipt, the largest"},
+  });
   namespace shm = fw::slmpm::shm;
   ParamScope p("workload");
   const int n_acc = static_cast<int>(m.node.accelerators.size());

@@ -15,6 +15,11 @@ namespace hs::runner {
 HYBRIDSIM_WORKLOAD(mpi_conformance, TorusModel,
                    "MPI semantics on every rank: matching, wildcards, the unexpected queue, "
                    "and every collective verified") {
+  m.results_declared.declare({
+      {"p2p_buffers_checked", "buffers",
+       "point-to-point receive buffers compared with what was sent"},
+      {"collective_ns/*", "ns", "the slowest rank's time for each collective of the last round"},
+  });
   auto job = declare_mpi_job(m);
   ParamScope p("workload");
   fw::conformance::Config cfg;

@@ -13,6 +13,11 @@ namespace hs::runner {
 
 HYBRIDSIM_WORKLOAD(pcie_stream, HybridModel,
                    "eight SPEs stream between their local stores and host memory across PCIe") {
+  m.results_declared.declare({
+      {"bytes", "B", "bytes the SPEs moved in all"},
+      {"throughput_GBps", "GB/s", "bytes moved per second of the run"},
+      {"tlps", "TLPs", "the transfer's TLPs: MWr for PUT; MRd and CplD for GET"},
+  });
   ParamScope p("workload");
   fw::stream::Config cfg;
   cfg.bytes_per_spe = static_cast<uint64_t>(p.integer(

@@ -31,6 +31,17 @@ constexpr const char* kReuseIntact = "pin/DMA/unpin: data written into an unpinn
 // after its unpin; completion sequence numbers in order per engine; P's new data intact.
 HYBRIDSIM_WORKLOAD(pin_dma_unpin, HybridModel,
                    "two applications DMA into pinned host regions while one region is unpinned") {
+  m.results_declared.declare({
+      {"unpin_ns", "ns", "when the region was unpinned"},
+      {"applications/*/issued", "requests", "DMA requests the application issued"},
+      {"applications/*/rejected", "requests", "requests rejected (their region unpinned)"},
+      {"applications/*/entrance", "", "the DICB's entrance count left in host memory"},
+      {"applications/*/exit", "", "the DICB's exit count left in host memory"},
+      {"completion_writes", "writes", "completion records written"},
+      {"late_dma_writes", "writes",
+       "DMA writes that landed after the unpin (0 when the protocol is safe)"},
+      {"reuse_intact", "", "data written into the unpinned region afterwards was left intact"},
+  });
   namespace pdu = fw::pdu;
   namespace demo = fw::pdu_demo;
   ParamScope p("workload");

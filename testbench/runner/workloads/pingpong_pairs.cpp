@@ -15,6 +15,14 @@ namespace hs::runner {
 HYBRIDSIM_WORKLOAD(pingpong_pairs, TorusModel,
                    "all ranks in pairs ping-pong at once: half round-trip latency and bandwidth "
                    "per pair") {
+  m.results_declared.declare({
+      {"pairing", "", "how ranks were paired"},
+      {"pairs", "pairs", "pairs ping-ponging at once"},
+      {"message_bytes", "B", "message size"},
+      {"half_round_trip_ns/*", "ns", "half a round trip over the pairs: mean, min and max"},
+      {"bandwidth_MBps/*", "MB/s",
+       "message bytes per half round trip over the pairs: mean, min and max"},
+  });
   auto job = declare_mpi_job(m);
   fw::motifs::PingpongConfig cfg;
   declare_iterations(cfg.iterations, cfg.warmup);

@@ -38,6 +38,16 @@ fp::Layout layout_of(const TorusModel& m, const MpiJob& job) {
 HYBRIDSIM_WORKLOAD(program, TorusModel,
                    "a message-passing program from a file (workload.program), checked as "
                    "every rank before the run") {
+  m.results_declared.declare({
+      {"program", "", "the program file"},
+      {"total_time_ns", "ns", "the slowest rank's time from start to end"},
+      {"payload_bytes_verified", "B", "received payload bytes compared with what was sent"},
+      {"statements_checked", "statements", "statements checked before the run"},
+      {"point_to_point_messages", "messages",
+       "point-to-point messages the program sends, by the check"},
+      {"point_to_point_bytes", "B", "bytes in those messages"},
+      {"collective_calls_per_rank", "calls", "collective calls each rank makes"},
+  });
   auto job = declare_mpi_job(m);
   ParamScope p("workload");
   const std::string given =
@@ -69,6 +79,7 @@ HYBRIDSIM_WORKLOAD(program, TorusModel,
   install_ranks(m, job, [prog, layout, results](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
     fp::run_rank(comm, coll, *prog, *layout, (*results)[static_cast<size_t>(comm.rank())]);
   });
+  declare_motif_results(m);
   m.results = [job, results, census, path] {
     std::vector<fw::motifs::Timing> timing;
     uint64_t slowest = 0, checked = 0;

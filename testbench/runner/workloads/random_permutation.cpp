@@ -13,6 +13,10 @@ namespace hs::runner {
 HYBRIDSIM_WORKLOAD(random_permutation, TorusModel,
                    "each iteration every rank sends to its image under a seeded random "
                    "derangement and receives from its preimage") {
+  m.results_declared.declare({
+      {"message_bytes", "B", "message size"},
+      {"seed", "", "the seed of the permutations"},
+  });
   auto job = declare_mpi_job(m);
   fw::motifs::PermutationConfig cfg;
   declare_iterations(cfg.iterations, cfg.warmup);

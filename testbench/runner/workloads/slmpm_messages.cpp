@@ -15,6 +15,18 @@ namespace hs::runner {
 
 HYBRIDSIM_WORKLOAD(slmpm_messages, HybridModel,
                    "SLMPM send, put and get of 16 B to 256 KiB, each message's mode selected") {
+  m.results_declared.declare({
+      {"verified", "", "every message was delivered"},
+      {"delivered", "messages", "messages the accelerator received"},
+      {"gets", "messages", "messages the host fetched by get"},
+      {"smt", "messages", "messages sent through shared memory (mode selection)"},
+      {"dma", "messages", "messages sent by DMA (mode selection)"},
+      {"pcie", "messages", "messages over PCIe"},
+      {"ethernet", "messages", "messages over Ethernet"},
+      {"elapsed_us", "us", "the host's time for every message"},
+      {"bytes", "B", "message bytes in all"},
+      {"ethernet_resends", "frames", "Ethernet frames resent after a loss"},
+  });
   namespace demo = fw::messages_demo;
   ParamScope p("workload");
   demo::Config cfg;

@@ -13,6 +13,11 @@ namespace hs::runner {
 HYBRIDSIM_WORKLOAD(sweep3d, TorusModel,
                    "wavefront sweeps over a 2D grid of ranks from its corners, pipelined over "
                    "blocks of k-planes") {
+  m.results_declared.declare({
+      {"grid", "", "the ranks' 2D grid, XxY"},
+      {"blocks_per_sweep", "blocks", "blocks of k-planes each sweep pipelines"},
+      {"octants", "", "sweep directions per iteration"},
+  });
   auto job = declare_mpi_job(m);
   fw::motifs::Sweep3dConfig cfg;
   declare_iterations(cfg.iterations, cfg.warmup);

@@ -24,6 +24,10 @@ int squarest_rows(int n) {
 HYBRIDSIM_WORKLOAD(transpose, TorusModel,
                    "3D-FFT transposes: alltoall within the rows, then the columns, of a 2D grid "
                    "of ranks") {
+  m.results_declared.declare({
+      {"grid", "", "the ranks' 2D grid, rows x columns"},
+      {"block_bytes", "B", "bytes each rank sends to each rank of its row or column"},
+  });
   auto job = declare_mpi_job(m);
   fw::motifs::TransposeConfig cfg;
   declare_iterations(cfg.iterations, cfg.warmup);
