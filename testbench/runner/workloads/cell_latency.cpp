@@ -20,6 +20,14 @@ namespace amap = hybrid::amap;
 
 HYBRIDSIM_WORKLOAD(cell_latency, HybridModel,
                    "one SPE's DMA latency: a GET or PUT at a time, from memory or a local store") {
+  m.results_declared.declare({
+      {"bytes", "B", "the size of each DMA command"},
+      {"commands", "commands", "commands timed, one at a time"},
+      {"mean_latency_ns", "ns", "issue to tag-group completion, mean"},
+      {"min_latency_ns", "ns", "issue to completion, the shortest"},
+      {"max_latency_ns", "ns", "issue to completion, the longest"},
+      {"mean_latency_cycles", "cycles", "the mean in SPU cycles"},
+  });
   ParamScope p("workload");
   fw::cell_micro::Latency cfg;
   cfg.put = p.choice("direction", "get", "get: into SPE0's local store; put: out of it",

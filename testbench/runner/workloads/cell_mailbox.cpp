@@ -15,6 +15,11 @@ namespace hs::runner {
 
 HYBRIDSIM_WORKLOAD(cell_mailbox, HybridModel,
                    "mailbox ping-pong between the PPE and each SPE: round-trip latency") {
+  m.results_declared.declare({
+      {"round_trip_ns", "ns", "the PPE's mailbox round trip with an SPE, mean over the SPEs"},
+      {"min_round_trip_ns", "ns", "the shortest round trip"},
+      {"per_spe_round_trip_ns", "ns", "each SPE's mean round trip"},
+  });
   ParamScope p("workload");
   const auto spes = static_cast<int>(
       p.integer("spes", 8, "", "SPEs the PPE ping-pongs with, in turn", Range::between(1, 8)));

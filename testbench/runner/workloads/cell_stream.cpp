@@ -18,6 +18,12 @@ namespace amap = hybrid::amap;
 
 HYBRIDSIM_WORKLOAD(cell_stream, HybridModel,
                    "double-buffered GET streams from memory: bandwidth against buffer size") {
+  m.results_declared.declare({
+      {"buffer_bytes", "B", "each of the two buffers the stream alternates between"},
+      {"per_spe_GBps", "GB/s", "the bandwidth one SPE's stream reached"},
+      {"aggregate_GBps", "GB/s", "the SPEs' bandwidths summed"},
+      {"time_us", "us", "the stream's time"},
+  });
   ParamScope p("workload");
   fw::cell_micro::Stream cfg;
   const auto spes =
