@@ -105,6 +105,67 @@ TEST(Params, UnknownUnitSuffixIsAnError) {
   EXPECT_NE(finalize_error(r).find("expects a number in ns"), std::string::npos);
 }
 
+TEST(Params, AnUnknownUnitIsNamedWithTheKnownOnes) {
+  auto& r = reg();
+  r.set_override("m.size", "1PB", {"a", 1});
+  r.declare_int("m.size", 0, "B", "");
+  const auto e = finalize_error(r);
+  EXPECT_NE(e.find("'PB' is not a unit of B (write one of B, KiB"), std::string::npos) << e;
+}
+
+TEST(Params, AWordIsNotANumber) {
+  auto& r = reg();
+  r.set_override("m.size", "lots", {"a", 1});
+  r.declare_int("m.size", 0, "B", "");
+  EXPECT_NE(finalize_error(r).find("'lots' is not a number"), std::string::npos);
+}
+
+TEST(Params, SuffixesIgnoreCaseAndSizesTakeBothPrefixes) {
+  auto& r = reg();
+  r.set_override("m.clock", "1.5ghz", {"a", 1});
+  r.set_override("m.memory", "1TiB", {"a", 2});
+  r.set_override("m.disk", "2TB", {"a", 3});
+  r.set_override("m.line", "4kB", {"a", 4});
+  r.set_override("m.wait", "20US", {"a", 5});
+  EXPECT_DOUBLE_EQ(r.declare_real("m.clock", 0, "Hz", ""), 1.5e9);
+  EXPECT_EQ(r.declare_int("m.memory", 0, "B", ""), int64_t{1} << 40);
+  EXPECT_EQ(r.declare_int("m.disk", 0, "B", ""), int64_t{2000000000000});
+  EXPECT_EQ(r.declare_int("m.line", 0, "B", ""), 4000);
+  EXPECT_DOUBLE_EQ(r.declare_real("m.wait", 0, "ns", ""), 20000.0);
+  EXPECT_EQ(finalize_error(r), "");
+}
+
+// A bare number is in the listed unit; one so small that it is surely a unit forgotten
+// (a millisecond written as 0.001, a clock in GHz written bare) is refused, asking for it.
+TEST(Params, ABareTimeBelowANanosecondAsksForItsUnit) {
+  auto& r = reg();
+  r.set_override("m.stop_at", 0.001, {"a", 1});
+  r.declare_real("m.stop_at", 0, "ns", "");
+  const auto e = finalize_error(r);
+  EXPECT_NE(e.find("is bare, and a bare number is in ns: 0.001 would be 1ps; write the unit"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Params, ABareClockBelowAKilohertzAsksForItsUnit) {
+  auto& r = reg();
+  r.set_override("m.clock", "1.5", {"a", 1});
+  r.declare_real("m.clock", 0, "Hz", "");
+  EXPECT_NE(finalize_error(r).find("is bare, and a bare number is in Hz: 1.5 would be 1.5 Hz"),
+            std::string::npos);
+}
+
+TEST(Params, SmallTimesWithTheirUnitAndBareWholeNumbersAreTaken) {
+  auto& r = reg();
+  r.set_override("m.latency", "0.2ns", {"a", 1});
+  r.set_override("m.stop_at", 5000, {"a", 2});
+  r.set_override("m.gap", "250", {"a", 3});
+  EXPECT_DOUBLE_EQ(r.declare_real("m.latency", 0, "ns", ""), 0.2);
+  EXPECT_DOUBLE_EQ(r.declare_real("m.stop_at", 0, "ns", ""), 5000.0);
+  EXPECT_DOUBLE_EQ(r.declare_real("m.gap", 0, "ns", ""), 250.0);
+  EXPECT_EQ(finalize_error(r), "");
+}
+
 TEST(Params, AssignmentWithoutEqualsIsBadInput) {
   auto& r = reg();
   EXPECT_THROW(r.set_from_assignment("node0.lanes", "--set node0.lanes"), InputError);

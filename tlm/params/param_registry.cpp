@@ -141,16 +141,19 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
     case ParamType::Int:
     case ParamType::Real: {
       double d;
+      bool bare = true;
       if (v.is_number()) {
         d = v.get<double>();
       } else if (v.is_string()) {
-        auto parsed = parse_quantity(v.get<std::string>(), p.unit);
+        const std::string& text = v.get<std::string>();
+        auto parsed = parse_quantity(text, p.unit);
         if (!parsed) {
-          why = fmt::format("expects a number{}, got {}", p.unit.empty() ? "" : " in " + p.unit,
-                            shown(v));
+          why = fmt::format("expects a number{}: {}", p.unit.empty() ? "" : " in " + p.unit,
+                            quantity_error(text, p.unit));
           return std::nullopt;
         }
         d = *parsed;
+        bare = is_bare_number(text);
       } else {
         why = fmt::format("expects a number, got {}", shown(v));
         return std::nullopt;
@@ -158,6 +161,12 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
       if (!std::isfinite(d)) {
         why = "expects a finite number";
         return std::nullopt;
+      }
+      if (bare) {
+        if (auto doubt = bare_number_doubt(d, p.unit); !doubt.empty()) {
+          why = doubt;
+          return std::nullopt;
+        }
       }
       if (p.type == ParamType::Int) {
         if (std::floor(d) != d) {
@@ -289,8 +298,7 @@ std::string ParamRegistry::declare_string(const std::string& name, const std::st
   return declare(name, ParamType::String, def, "", desc, Range::one_of(c)).get<std::string>();
 }
 
-std::string ParamRegistry::refusal(const std::string& instance_name,
-                                   const std::string& why) const {
+std::string ParamRegistry::refusal(const std::string& instance_name, const std::string& why) const {
   // A replicated component's parameter goes by its shared name (torus.node.*), as it was set.
   const std::string name = declared_name(instance_name);
   const ParamInfo* p = find(name);
