@@ -152,11 +152,26 @@ bool RankWalk::selects(const Selector& sel) {
       return rank_ % 2 == 1;
     case Selector::Condition:
       return env_.eval(sel.condition) != 0;
-    case Selector::List:
+    case Selector::List: {
+      // A range outside the job is a mistake, never an empty group (the check runs every rank's
+      // walk, so it is refused before the run).
+      const int64_t last = env_.layout().size() - 1;
+      bool hit = false;
       for (const auto& [lo, hi] : sel.ranges) {
-        if (env_.eval(lo) <= rank_ && rank_ <= env_.eval(hi)) return true;
+        const int64_t a = env_.eval(lo), b = env_.eval(hi);
+        if (a > b) {
+          throw ProgramError(lo.pos, fmt::format("rank range {}..{} is empty", a, b));
+        }
+        if (a < 0 || b > last) {
+          throw ProgramError(lo.pos, fmt::format("{} is outside the job, whose ranks are 0..{}",
+                                                 a == b ? fmt::format("rank {}", a)
+                                                        : fmt::format("rank range {}..{}", a, b),
+                                                 last));
+        }
+        hit |= a <= rank_ && rank_ <= b;
       }
-      return false;
+      return hit;
+    }
   }
   return false;
 }

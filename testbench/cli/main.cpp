@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +29,8 @@
 #include "testbench/runner/scenario_file.h"
 #include "testbench/runner/simulation.h"
 #include "tlm/common/errors.h"
+#include "tlm/common/memory_budget.h"
+#include "tlm/common/spelling.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/params/quantity.h"
 #include "tlm/stats/statistics.h"
@@ -49,8 +53,11 @@ void list_params(const std::string& scenario, const std::vector<std::string>& se
   const auto& all = hs::ParamRegistry::instance().all();
   size_t w = 0;
   for (const auto& p : all) w = std::max(w, p.name.size());
-  std::cout << fmt::format("Parameters of scenario {} ({} parameters)\n\n", sim->scenario().path,
+  std::cout << fmt::format("Parameters of scenario {} ({} parameters)\n", sim->scenario().path,
                            all.size());
+  // The one rule for numbers (tlm/params/quantity.h), where every user looks for units.
+  std::cout << "A bare number is in the unit shown with it: ns for times, Hz for clocks, B for "
+               "sizes.\nA suffix says otherwise, in any case: 20us, 1.5GHz, 4KiB, 1TB.\n\n";
   for (const auto& p : all) {
     // Quantities in the unit that reads best ("16GiB", "1.8GHz"), as --set accepts them.
     std::string value, unit;
@@ -128,9 +135,46 @@ std::string self_exe(const char* argv0) {
   return buf;
 }
 
+// A command line that CLI11 refused, said in the user's terms with what to do next: the
+// command missing or misspelt, or what the command takes.
+std::string explain_parse_error(const CLI::App& app, int argc, char* argv[],
+                                const CLI::ParseError& e) {
+  std::vector<std::string> commands;
+  for (const auto* sub :
+       app.get_subcommands([](const CLI::App* a) { return !a->get_group().empty(); })) {
+    commands.push_back(sub->get_name());
+  }
+  const std::string listed = fmt::format("{}", fmt::join(commands, ", "));
+  // Global options take no values, so the first word that is not an option is the command.
+  std::string first;
+  for (int i = 1; i < argc && first.empty(); ++i) {
+    if (argv[i][0] != '-') first = argv[i];
+  }
+  if (first.empty()) {
+    return fmt::format(
+        "a command is required, one of: {}; for example 'hybridsim run default' "
+        "('hybridsim --help' says what each does)",
+        listed);
+  }
+  const auto all = app.get_subcommands([](const CLI::App*) { return true; });
+  if (std::none_of(all.begin(), all.end(),
+                   [&](const CLI::App* a) { return a->get_name() == first; })) {
+    const std::string guess = hs::closest(first, commands);
+    return fmt::format(
+        "'{}' is not a command{}; the commands are: {} ('hybridsim --help' says "
+        "what each does)",
+        first, guess.empty() ? "" : " (did you mean '" + guess + "'?)", listed);
+  }
+  return fmt::format("{}\n'hybridsim {} --help' lists what it takes", e.what(), first);
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  hs::install_out_of_memory_handlers(
+      "make the machine smaller, or run it on a host with more memory ('hybridsim params' "
+      "lists what sizes it; sim.memory_limit sets the memory the estimate before a run "
+      "compares with)");
   CLI::App app{
       "hybridsim: a cycle-approximate SystemC/TLM-2.0 model of IBM's hybrid (host + Cell) "
       "node and Blue Gene/P-style torus machine"};
@@ -172,10 +216,13 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--report", ro.report_path,
                   "write the full report as JSON (- : to standard output, instead of the text "
                   "report)");
-  run->add_option("--stats-csv", ro.stats_csv_path,
-                  "write every statistic as CSV: group, statistic, value, unit, description");
+  run->add_option(
+      "--stats-csv", ro.stats_csv_path,
+      "write every statistic as CSV: group, statistic, value, unit, description (- : to "
+      "standard output)");
   run->add_option("--link-csv", ro.link_csv_path,
-                  "write every torus link's utilisation over the measurement window as CSV");
+                  "write every torus link's utilisation over the measurement window as CSV (- : to "
+                  "standard output)");
   run->add_option("--trace-start", ro.trace_start,
                   "trace only what ends at or after this simulated time (e.g. 20us)");
   run->add_option("--trace-end", ro.trace_end,
@@ -189,8 +236,10 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--vcd", ro.vcd_path,
                   "write a waveform, FILE.vcd or FILE.fst (needs vcd2fst), with FILE.gtkw beside "
                   "it: gtkwave FILE.gtkw");
-  run->add_option("--trace", ro.trace_path,
-                  "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev)");
+  run->add_option(
+      "--trace", ro.trace_path,
+      "write transaction timelines (Chrome/Perfetto JSON, open in ui.perfetto.dev; - : to "
+      "standard output)");
   run->add_flag("--quiet", ro.quiet, "print nothing but errors");
   run->add_flag("--progress", ro.progress,
                 "print a plain progress line on standard error every --progress-every seconds, "
@@ -226,7 +275,7 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     // A malformed command line is bad input like any other, reported the same way.
-    std::cerr << "hybridsim: error: " << e.what() << "\nRun with --help for more information.\n";
+    std::cerr << "hybridsim: error: " << explain_parse_error(app, argc, argv, e) << "\n";
     return 2;
   }
 
@@ -260,6 +309,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const hs::ModelError& e) {
     std::cerr << "hybridsim: model error: " << e.what() << "\n";
     return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "hybridsim: error: " << hs::out_of_memory_message() << "\n";
+    return 2;
   } catch (const sc_core::sc_report& e) {
     std::cerr << "hybridsim: SystemC error: " << e.what() << "\n";
     return 1;

@@ -15,6 +15,7 @@ namespace hs::cli {
 struct SweepCommands::State {
   CLI::App *sweep = nullptr, *task = nullptr, *collect = nullptr, *plot = nullptr;
   std::string sweep_file;
+  std::vector<std::string> sets;
   sweep::SweepOptions opts;
   CLI::Option* jobs_option = nullptr;
   size_t sample_points = 0;
@@ -34,6 +35,10 @@ SweepCommands::SweepCommands(CLI::App& app) : s_(std::make_unique<State>()) {
       "Run every point of a sweep file, locally or as a Slurm job array; rerunning skips the "
       "points that already passed");
   s.sweep->add_option("sweep", s.sweep_file, "sweep file (JSON)")->required();
+  s.sweep
+      ->add_option("--set", s.sets,
+                   "fix a parameter at every point, as the file's \"fixed\" does (repeatable)")
+      ->type_name("NAME=VALUE");
   s.jobs_option = s.sweep->add_option("--jobs", s.opts.jobs,
                                       "local: points run at once (default: cores); slurm: CPUs "
                                       "and points at once per array task (default 1)");
@@ -114,7 +119,7 @@ std::optional<int> SweepCommands::dispatch(const std::string& self) {
       s.opts.jobs = 1;
     }
     if (!s.opts.time_limit.empty()) sweep::check_slurm_time(s.opts.time_limit);
-    auto spec = sweep::load_checked_sweep(s.sweep_file);
+    auto spec = sweep::load_checked_sweep(s.sweep_file, s.sets);
     if (s.sample_points) {
       if (!spec.sampled()) {
         throw InputError(s.sweep_file +

@@ -18,6 +18,7 @@
 #include "tlm/check/checker.h"
 #include "tlm/check/physical_limits.h"
 #include "tlm/common/errors.h"
+#include "tlm/common/memory_budget.h"
 #include "tlm/common/output_file.h"
 #include "tlm/fault/fault_injector.h"
 #include "tlm/kernel/kernel_setup.h"
@@ -98,16 +99,10 @@ TraceLimits trace_limits(const RunOptions& opts) {
   TraceLimits l;
   auto quantity = [](const std::string& option, const std::string& text, const char* unit) {
     // A bare number is in the base unit (ns, B); otherwise a suffix ("20us", "512MiB").
-    size_t used = 0;
-    std::optional<double> v;
-    try {
-      v = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != text.size() || text.empty()) v = parse_quantity(text, unit);
+    const std::optional<double> v = parse_quantity(text, unit);
     if (!v || *v < 0) {
-      throw InputError(fmt::format("{} '{}': expects a {} such as {}", option, text,
+      const std::string why = v ? "is negative" : quantity_error(text, unit);
+      throw InputError(fmt::format("{} '{}': {}; it expects a {} such as {}", option, text, why,
                                    std::string(unit) == "ns" ? "time" : "size",
                                    std::string(unit) == "ns" ? "'20us'" : "'512MiB'"));
     }
@@ -138,9 +133,20 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   }
   FirmwareLog::instance().set_echo(!opts.quiet);
   // Output names first: a mistake there must not cost the user a model build to find out.
-  if (!opts.report_path.empty() && opts.report_path != "-") {
-    check_output_path("--report", opts.report_path);
+  // "-" is standard output, which one output can have (and then the text report gives way).
+  std::vector<std::string> to_stdout;
+  for (const auto& [option, path] : {std::pair{"--report", &opts.report_path},
+                                     {"--stats-csv", &opts.stats_csv_path},
+                                     {"--link-csv", &opts.link_csv_path},
+                                     {"--trace", &opts.trace_path}}) {
+    if (*path == kStandardOutput) to_stdout.push_back(option);
   }
+  if (to_stdout.size() > 1) {
+    throw InputError(
+        fmt::format("{} {} ask for standard output ('-'); give all but one of them a file name",
+                    fmt::join(to_stdout, " and "), to_stdout.size() == 2 ? "both" : "all"));
+  }
+  if (!opts.report_path.empty()) check_output_path("--report", opts.report_path);
   if (!opts.link_csv_path.empty()) check_output_path("--link-csv", opts.link_csv_path);
   if (!opts.stats_csv_path.empty()) check_output_path("--stats-csv", opts.stats_csv_path);
   if (!opts.trace_path.empty()) {
@@ -168,6 +174,11 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
       "[0, stop_at] with figures over unreached windows marked (0: run until idle); work in "
       "progress is not a failure",
       Range::between(0, 1e15));
+  MemoryBudget::instance().set_limit(static_cast<double>(ParamScope("sim").integer(
+      "memory_limit", 0, "B",
+      "the memory a machine may need, estimated before it is built; a larger one is refused "
+      "(0: what this host has available when the run starts; set it higher to run anyway)",
+      Range::at_least(0))));
   try {
     model_ = build_model(scenario_.machine, scenario_.workload, seed_);
   } catch (const InputError& e) {
@@ -311,7 +322,7 @@ int Simulation::run(std::ostream& out) {
         {"peak_rss_MiB", ru.ru_maxrss / 1024.0}}},
   };
   if (stop_signal) report_["interrupted_by"] = signal_name(stop_signal);
-  if (opts_.report_path == "-") {
+  if (opts_.report_path == kStandardOutput) {
     out << report_.dump(2) << "\n";  // the JSON takes standard output: no text report
   } else if (!opts_.report_path.empty()) {
     unwritten.attempt(
@@ -327,9 +338,8 @@ int Simulation::run(std::ostream& out) {
     unwritten.attempt(
         [&] { write_output_file("--link-csv", opts_.link_csv_path, *model_->link_csv()); });
   }
-  if (!opts_.quiet && opts_.report_path != "-") {
+  if (!opts_.quiet && !output_to_stdout())
     write_text_report(report_, out, &model_->results_declared);
-  }
   // Whatever --quiet says, and wherever the report went, a failure says why on standard error.
   if (!checks.ok()) std::cerr << "hybridsim: " << failure_summary(report_) << "\n";
   unwritten.throw_if_any();

@@ -56,6 +56,14 @@ class Simulation {
  private:
   static std::string name_scenario(const std::string& path, const std::string& message);
   std::string unfinished_cores() const;
+  // True if an output file is "-": it has standard output, and the text report gives way.
+  bool output_to_stdout() const {
+    for (const auto* p :
+         {&opts_.report_path, &opts_.stats_csv_path, &opts_.link_csv_path, &opts_.trace_path}) {
+      if (*p == "-") return true;
+    }
+    return false;
+  }
   // Outputs not finished by run() (bad input, an exception) are dropped: declared first, so
   // it also acts when the constructor throws.
   struct DropUnfinishedOutputs {

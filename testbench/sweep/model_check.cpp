@@ -1,5 +1,7 @@
 #include "testbench/sweep/model_check.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -106,9 +108,29 @@ void check_against_model(const SweepSpec& spec, InputProblems& problems) {
   }
 }
 
-SweepSpec load_checked_sweep(const std::string& path) {
+SweepSpec load_checked_sweep(const std::string& path, const std::vector<std::string>& sets) {
   InputProblems problems;
   SweepSpec spec = read_sweep(path, problems);
+  // --set NAME=VALUE fixes a parameter at every point, as the file's "fixed" does; a parameter
+  // the file sweeps cannot also be fixed.
+  const auto swept = spec.swept_names();
+  for (const auto& a : sets) {
+    problems.attempt([&] {
+      const auto eq = a.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        throw InputError(fmt::format("--set: expected NAME=VALUE, got '{}'", a));
+      }
+      const std::string name = a.substr(0, eq), text = a.substr(eq + 1);
+      if (std::find(swept.begin(), swept.end(), name) != swept.end()) {
+        throw InputError(
+            fmt::format("--set {}: {} sweeps '{}'; drop it from --set, or from the file's axes", a,
+                        path, name));
+      }
+      nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+      if (value.is_discarded() || value.is_null() || value.is_structured()) value = text;
+      spec.fixed[name] = value;
+    });
+  }
   if (!spec.scenario.empty() && !spec.axes.empty()) check_against_model(spec, problems);
   problems.throw_if_any();
   return spec;

@@ -356,9 +356,14 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
       throw InputError(path + ": 'scenario' (a scenario name or file) is required");
     }
     std::string scenario = j["scenario"].get<std::string>();
-    // A scenario path is relative to the sweep file; a bare name is a built-in scenario.
-    if (scenario.find('/') != std::string::npos && fs::path(scenario).is_relative()) {
-      scenario = fs::absolute(fs::path(path).parent_path() / scenario).lexically_normal().string();
+    // A relative path is relative to the sweep file, wherever the sweep is run from; a name
+    // with no file beside the sweep file is a built-in scenario.
+    if (fs::path(scenario).is_relative()) {
+      const fs::path beside = fs::absolute(fs::path(path).parent_path() / scenario);
+      std::error_code missing;
+      if (scenario.find('/') != std::string::npos || fs::is_regular_file(beside, missing)) {
+        scenario = beside.lexically_normal().string();
+      }
     }
     try {
       s.scenario_digest = scenario_digest(runner::resolve_scenario(scenario));

@@ -581,3 +581,101 @@ TEST(Cli, TraceWindowTrackPatternAndSizeBound) {
       << "a window ending at or before its start";
   EXPECT_EQ(hybridsim("run default --trace " + small + " --trace-start soon").code, 2);
 }
+
+// A machine larger than the host's memory is refused before it is built, naming what sizes it;
+// `params` on it too, and sim.memory_limit decides instead of the host when set.
+TEST(Cli, AMachineBeyondTheHostsMemoryIsRefusedBeforeItIsBuilt) {
+  const std::string huge =
+      " --set torus.network.x=128 --set torus.network.y=128 --set torus.network.z=128";
+  for (const std::string& cmd : {"run torus_traffic" + huge, "params torus_traffic" + huge}) {
+    auto r = hybridsim(cmd);
+    EXPECT_EQ(r.code, 2) << cmd << "\n" << r.output;
+    EXPECT_NE(r.output.find("the 128x128x128 torus (2097152 nodes) needs about 137.4 GB of "
+                            "memory, more than this host has available"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("torus.network.x, torus.network.y, torus.network.z"), std::string::npos)
+        << r.output;
+  }
+  auto r = hybridsim("run torus_traffic --set sim.memory_limit=1MB");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("more than sim.memory_limit (0.0 GB)"), std::string::npos) << r.output;
+}
+
+// Under an address-space limit the estimate passes (sim.memory_limit says so) but allocations
+// fail: a clear error and exit 2, never SIGABRT or "internal error".
+TEST(Cli, RunningOutOfMemoryIsAClearError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit allows";
+#else
+  auto r =
+      hs::testing::run_shell("ulimit -v 700000; " + hs::testing::hybridsim_bin() +
+                             " run torus_traffic --set torus.network.x=32 --set torus.network.y=32 "
+                             "--set torus.network.z=32 --set sim.memory_limit=1TB --quiet 2>&1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("hybridsim: error: out of memory: an allocation failed"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+#endif
+}
+
+TEST(Cli, AMissingOrMisspeltCommandIsAnsweredWithTheCommands) {
+  auto r = hybridsim("");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("a command is required, one of: run, params, stats, sweep"),
+            std::string::npos)
+      << r.output;
+  r = hybridsim("simulate default");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("'simulate' is not a command; the commands are: run, params"),
+            std::string::npos)
+      << r.output;
+  r = hybridsim("rnu default");
+  EXPECT_NE(r.output.find("'rnu' is not a command (did you mean 'run'?)"), std::string::npos)
+      << r.output;
+  r = hybridsim("run default --colour");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("'hybridsim run --help' lists what it takes"), std::string::npos)
+      << r.output;
+}
+
+// "-" is standard output for every output file, one at a time; the text report gives way.
+TEST(Cli, ADashWritesAnOutputToStandardOutput) {
+  auto stdout_of = [](const std::string& args) {
+    return hs::testing::run_shell(hs::testing::hybridsim_bin() + " " + args + " 2>/dev/null");
+  };
+  auto r = stdout_of("run default --stats-csv -");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("group,statistic,value,unit,description\n", 0), 0u) << r.output;
+  EXPECT_EQ(r.output.find("Checks:"), std::string::npos) << "the text report gave way";
+  EXPECT_FALSE(fs::exists("-"));
+  r = stdout_of("run torus_traffic --set sim.stop_at=2us --link-csv -");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("x,y,z,direction,", 0), 0u) << r.output.substr(0, 300);
+  r = hybridsim("run default --report - --stats-csv -");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--report and --stats-csv both ask for standard output"),
+            std::string::npos)
+      << r.output;
+}
+
+// One rule for numbers: a bare number is in the listed unit, suffixes in any case, and a bare
+// value that can only be a forgotten unit refused with the fix.
+TEST(Cli, UnitsAreReadByOneRuleAndExplained) {
+  auto r = hybridsim("params default");
+  EXPECT_NE(r.output.find("A bare number is in the unit shown with it"), std::string::npos);
+  r = hybridsim("run default --set sim.stop_at=0.001 --quiet");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(
+      r.output.find("is bare, and a bare number is in ns: 0.001 would be 1ps; write the unit"),
+      std::string::npos)
+      << r.output;
+  r = hybridsim("run default --set node0.host.clock=1.5ghz --set sim.stop_at=1US --quiet");
+  EXPECT_EQ(r.code, 0) << r.output;
+  r = hybridsim("run default --set sim.stop_at=3furlongs --quiet");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("'furlongs' is not a unit of ns (write one of ps, ns, us, ms, s)"),
+            std::string::npos)
+      << r.output;
+}

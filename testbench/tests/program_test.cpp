@@ -62,6 +62,15 @@ void expect_refused(const std::string& text, const std::string& where, const std
   EXPECT_NE(e.find(says), std::string::npos) << e;
 }
 
+// The job of mistake() has 8 ranks: a group beyond them selects nobody, so it is refused.
+TEST(ProgramCheck, RankGroupsOutsideTheJobAreRefused) {
+  expect_refused("ranks all { barrier }\nranks 6..9 { barrier }\n",
+                 "p.txt:2:7: ", "rank range 6..9 is outside the job, whose ranks are 0..7");
+  expect_refused("ranks 0, 8 { compute 10 }\n", "p.txt:1:10: ", "rank 8 is outside the job");
+  expect_refused("ranks 5..2 { compute 10 }\n", "p.txt:1:7: ", "rank range 5..2 is empty");
+  EXPECT_EQ(mistake("ranks 0..7 { barrier }\n"), "");
+}
+
 // Evaluates `expr` as rank `rank` of a 4x2x2 torus.
 int64_t value(const std::string& expr, int rank = 0) {
   const fp::Program p = parse_program("ranks all { let v = " + expr + " }", "e.txt");

@@ -179,7 +179,8 @@ TEST(SweepRun, RerunningSkipsPointsAlreadyInTheResultsAndRunsOnlyNewOnes) {
 }
 
 TEST(SweepRun, EditingTheScenarioRerunsItsPointsButReformattingItDoesNot) {
-  // A scenario file beside the sweep (a relative path is relative to the sweep file).
+  // A scenario file beside the sweep, named without a directory: a relative path is relative
+  // to the sweep file, not to where the sweep is run from.
   const std::string dir = temp_path("own_scenario");
   fs::create_directories(dir);
   auto write_scenario = [&](const std::string& host_bytes, const std::string& indent) {
@@ -189,7 +190,7 @@ TEST(SweepRun, EditingTheScenarioRerunsItsPointsButReformattingItDoesNot) {
   };
   write_scenario("64KiB", "");
   std::ofstream(dir + "/sweep.json")
-      << R"({"scenario": "./mine.json", "params": {"node0.pcie0.lanes": [4, 8]}})";
+      << R"({"scenario": "mine.json", "params": {"node0.pcie0.lanes": [4, 8]}})";
   const std::string out = dir + "/out";
   const std::string cmd = "sweep " + dir + "/sweep.json --out " + out;
   ASSERT_EQ(hybridsim(cmd + " --quiet").code, 0);
@@ -488,4 +489,26 @@ TEST(SweepRun, AnInterruptedSweepKeepsWhatFinishedAndTheRerunDoesTheRest) {
   EXPECT_NE(r.output.find("4/4 done, 0 failed, 0 running, 2 already in results"), std::string::npos)
       << r.output;
   EXPECT_EQ(records(), 4u);
+}
+
+// --set fixes a parameter at every point, checked against the model like the file's "fixed";
+// a parameter the file sweeps cannot also be fixed.
+TEST(SweepRun, SetFixesAParameterAtEveryPointAndASweptOneIsRefused) {
+  const std::string dir = temp_path("sweep_set");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/s.json")
+      << R"({"scenario": "default", "params": {"node0.pcie0.lanes": [4, 8]}})";
+  const std::string cmd = "sweep " + dir + "/s.json --out " + dir + "/out --dry-run";
+  auto r = hybridsim(cmd + " --set node0.pcie0.lanes=2");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("sweeps 'node0.pcie0.lanes'; drop it from --set"), std::string::npos)
+      << r.output;
+  r = hybridsim(cmd + " --set node0.pcie0.gen=1");
+  EXPECT_EQ(r.code, 0) << r.output;
+  r = hybridsim(cmd + " --set node0.pcie0.gen=9");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("node0.pcie0.gen"), std::string::npos) << r.output;
+  r = hybridsim(cmd + " --set node0.pcie0.genn=1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("node0.pcie0.genn"), std::string::npos) << r.output;
 }

@@ -46,6 +46,7 @@ std::string temporary_name(const std::string& target, const std::string& suffix,
 
 void check_output_path(const std::string& option, const std::string& path) {
   if (path.empty()) throw InputError(fmt::format("{}: the file name is empty", option));
+  if (path == kStandardOutput) return;
   struct stat st {};
   if (stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw InputError(cannot_write(option, path, "it is a directory"));
@@ -74,7 +75,7 @@ PendingOutput::PendingOutput(std::string option, std::string path, const std::st
   check_output_path(option_, path_);
   const std::string target = resolved(path_);
   struct stat st {};
-  direct_ = stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  direct_ = path_ == kStandardOutput || (stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
   if (direct_) {
     write_path_ = target;
     return;
@@ -118,7 +119,14 @@ void PendingOutput::commit() {
 OutputFile::OutputFile(const std::string& option, const std::string& path)
     : target_(option, path, "") {
   const int flags = O_WRONLY | O_CLOEXEC | (target_.direct() ? O_TRUNC : O_CREAT | O_EXCL);
-  const int fd = open(target_.write_path().c_str(), flags, 0666);
+  int fd = -1;
+  if (path == kStandardOutput) {
+    // After what the process printed so far, and never truncating what stdout was sent to.
+    std::fflush(stdout);
+    fd = dup(STDOUT_FILENO);
+  } else {
+    fd = open(target_.write_path().c_str(), flags, 0666);
+  }
   if (fd < 0) target_.fail(std::strerror(errno));
   file_ = fdopen(fd, "w");
   if (!file_) {

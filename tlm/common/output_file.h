@@ -2,6 +2,7 @@
 // a temporary file beside the destination, renamed over it only once completely written, and
 // an unfinished output is simply removed. Destinations that are not regular files
 // (/dev/null, /dev/stdout, a terminal) cannot be renamed over: they are written directly.
+// "-" is standard output, written in place after whatever the process printed before.
 // Every write error is reported with the option and the file it concerns.
 #pragma once
 #include <cstdio>
@@ -9,6 +10,9 @@
 #include <string_view>
 
 namespace hs {
+
+// The output path that means standard output.
+inline constexpr const char* kStandardOutput = "-";
 
 // Throws InputError ("OPTION: cannot write 'PATH': why") unless `path` can be an output: not
 // a directory, and in a directory that exists and can be written. Touches nothing.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hw/torus/node/trace_selection.h"
+#include "tlm/common/memory_budget.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/trace/signal_trace.h"
 
@@ -24,6 +25,11 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
       "report each node's statistics for machines of at most this many nodes (the machine's "
       "aggregates are always reported)",
       Range::between(0, 1 << 20));
+  MemoryBudget::instance().require(
+      kBytesPerNode * net_cfg.nodes(),
+      fmt::format("the {}x{}x{} torus ({} nodes)", net_cfg.x, net_cfg.y, net_cfg.z,
+                  net_cfg.nodes()),
+      fmt::format("{0}.network.x, {0}.network.y, {0}.network.z", prefix));
   network = std::make_unique<TorusNetwork>("network", net_cfg);
   const TraceSelection traced(
       prefix + ".trace_nodes",

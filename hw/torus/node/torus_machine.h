@@ -15,6 +15,11 @@ namespace hs::torus {
 
 class TorusMachine : public sc_core::sc_module {
  public:
+  // Memory a node takes once built (network, DMA engine, cores, memory, statistics): the peak
+  // resident size per node measured from 8x8x8 to 32x16x16 (61.8 KB), rounded up. Checked
+  // against the host's memory before a node is built (tlm/common/memory_budget.h).
+  static constexpr double kBytesPerNode = 64 * 1024;
+
   explicit TorusMachine(sc_core::sc_module_name name);
 
   std::vector<Core*> cores() const;
