@@ -1,8 +1,9 @@
 # `cmake --install build --prefix DIR` installs the simulator and its models for use from one's
 # own sc_main: the `hybridsim` command and its scenarios, the model libraries, their headers
 # (under include/hybridsim, included as "hw/...", "sw/...", "tlm/..."), and a package config,
-# so that a project finds them with find_package(hybridsim) and links hybridsim::hybridsim.
-# testbench/examples/own_firmware is such a project, built against an installation by a test.
+# so that a project finds them with find_package(hybridsim) and links hybridsim::hybridsim
+# (the models) or hybridsim::runner (the models and the runner). testbench/examples/own_firmware
+# and own_workload are such projects, built against an installation by a test.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -13,11 +14,18 @@ add_library(hybridsim_models INTERFACE)
 target_link_libraries(hybridsim_models INTERFACE hybridsim_hw hybridsim_sw)
 set_target_properties(hybridsim_models PROPERTIES EXPORT_NAME hybridsim)
 
+# And the runner, for an sc_main that loads scenarios, registers workloads of its own and
+# writes reports, traces and waveforms as `hybridsim run` does: hybridsim::runner.
+set_target_properties(hybridsim_runner PROPERTIES EXPORT_NAME runner)
+
 install(TARGETS hybridsim_options hybridsim_tlm hybridsim_hw hybridsim_sw hybridsim_rtl
-                hybridsim_models
+                hybridsim_models hybridsim_runner
         EXPORT hybridsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY tlm hw sw DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hybridsim
+        FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY testbench/runner testbench/checkers
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hybridsim/testbench
         FILES_MATCHING PATTERN "*.h")
 install(EXPORT hybridsimTargets NAMESPACE hybridsim:: DESTINATION ${_pkg_dir})
 

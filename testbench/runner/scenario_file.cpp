@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -91,9 +92,12 @@ void flatten(const Json& obj, const std::string& prefix, const TextIndex& text, 
   }
 }
 
-// An installed `hybridsim` runs the scenarios installed beside it (PREFIX/share/hybridsim/
-// scenarios for PREFIX/bin/hybridsim); one in a build tree runs the source tree's.
+// HYBRIDSIM_SCENARIOS if set (a program of one's own linked with the installed runner sets it
+// to PREFIX/share/hybridsim/scenarios); else an installed `hybridsim` runs the scenarios
+// installed beside it (PREFIX/share/hybridsim/scenarios for PREFIX/bin/hybridsim); one in a
+// build tree runs the source tree's.
 fs::path scenario_dir() {
+  if (const char* dir = std::getenv("HYBRIDSIM_SCENARIOS"); dir && *dir) return dir;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {

@@ -4,12 +4,22 @@
 // the workload is.
 //
 //   HYBRIDSIM_WORKLOAD(my_workload, TorusModel, "what it does, in one line") {
+//     m.results_declared.declare({       // every result, with its unit and description
+//         {"latency_ns", "ns", "one-way latency, mean over the messages"}});
 //     ParamScope p("workload");           // declare its workload.* parameters
 //     ...                                 // install firmware, arm checkers
 //     m.results = [...] { return Json{...}; };
 //   }
 //
+// A result the workload reports without declaring it fails the run, naming it
+// (result_catalogue.h), so `hybridsim stats`, sweeps and the report always know its unit.
+//
 // The body sees `m` (the machine model) and `seed`. Bad parameters throw InputError.
+//
+// Built-in workloads (runner/workloads/*.cpp) are registered by the build. A program of one's
+// own, linked with the installed runner (hybridsim::runner), defines its workload with the
+// same macro and calls hs_register_workload_NAME() before building a Simulation
+// (testbench/examples/own_workload). A name already registered is refused (InputError).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -27,6 +37,7 @@ struct WorkloadInfo {
   std::function<void(Model&, uint64_t seed)> install;
 };
 
+// Throws InputError if a workload of that name is registered already.
 void register_workload(WorkloadInfo info);
 // Every workload, by name.
 const std::vector<WorkloadInfo>& workloads();

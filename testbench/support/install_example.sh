@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs hybridsim from a build tree into a fresh prefix, then uses the installation as a
 # user would: the installed `hybridsim` lists the built-in scenarios and runs one from another
-# directory, and testbench/examples/own_firmware builds against find_package(hybridsim) and
-# runs its own firmware to the right answer; the installed hybridsim-mpicc builds an MPI program
-# that the installed `hybridsim mpirun` runs.
+# directory; testbench/examples/own_firmware builds against find_package(hybridsim) and runs its
+# own firmware to the right answer; testbench/examples/own_workload registers a workload with
+# the installed runner and runs it from a scenario file, with report, trace and waveform; the
+# installed hybridsim-mpicc builds an MPI program that the installed `hybridsim mpirun` runs.
 #   install_example.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 src=$2 work=$3
@@ -51,4 +52,32 @@ PROGRAM
 "$prefix/bin/hybridsim-mpicc" -O2 hello.c -o hello
 "$prefix/bin/hybridsim" mpirun -n 4 ./hello | tee hello.txt
 grep -q '^ranks 4 sum 6$' hello.txt
-echo "install_example: installed, ran a scenario, built and ran testbench/examples/own_firmware and an MPI program"
+
+# A workload of one's own, registered with the installed runner and run from a scenario file:
+# the report, trace and waveform as `hybridsim run` writes them, its data checked by its own
+# check, and bad input refused as the command line refuses it.
+cmake -S "$src/testbench/examples/own_workload" -B own_workload >configure_workload.log
+cmake --build own_workload >build_workload.log
+./own_workload/own_workload "$src/testbench/examples/own_workload/spe_scale.json" >workload.txt ||
+  { cat workload.txt; echo "install_example: own_workload failed" >&2; exit 1; }
+grep -q 'spe_scale: every word is scaled' workload.txt ||
+  { echo "install_example: own_workload's report lacks its check" >&2; exit 1; }
+python3 - <<'PY'
+import json
+r = json.load(open("own_report.json"))
+assert r["status"] == "passed", r["status"]
+assert r["results"]["words"] == 16384, r["results"]
+assert r["results"]["time_us"] > 0, r["results"]
+t = json.load(open("own_trace.json"))
+assert any("spe" in str(e.get("args", {})) or "spe" in str(e.get("name", "")).lower()
+           for e in t["traceEvents"]), "no SPE on the timeline"
+PY
+[ -s own.vcd ] || { echo "install_example: own_workload wrote no waveform" >&2; exit 1; }
+set +e
+./own_workload/own_workload "$src/testbench/examples/own_workload/spe_scale.json" \
+  --set workload.factr=2 >bad.txt 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q "workload.factr" bad.txt && grep -q "did you mean 'workload.factor'" bad.txt ||
+  { cat bad.txt; echo "install_example: a misspelt parameter was not refused (exit $rc)" >&2; exit 1; }
+echo "install_example: installed, ran a scenario, built and ran own_firmware, own_workload and an MPI program"
