@@ -56,7 +56,7 @@ grep -q '^ranks 4 sum 6$' hello.txt
 # A workload of one's own, registered with the installed runner and run from a scenario file:
 # the report, trace and waveform as `hybridsim run` writes them, its data checked by its own
 # check, and bad input refused as the command line refuses it.
-cmake -S "$src/testbench/examples/own_workload" -B own_workload >configure_workload.log
+cmake -S "$src/testbench/examples/own_workload" -B own_workload -DCMAKE_PREFIX_PATH="$prefix" >configure_workload.log
 cmake --build own_workload >build_workload.log
 ./own_workload/own_workload "$src/testbench/examples/own_workload/spe_scale.json" >workload.txt ||
   { cat workload.txt; echo "install_example: own_workload failed" >&2; exit 1; }

@@ -284,10 +284,10 @@ TEST(Quantity, FormatsInTheLargestExactUnitAndReadsBack) {
 
 TEST(Quantity, RangeErrorsKeepTheUnit) {
   auto& reg = hs::ParamRegistry::instance();
-  reg.set_from_assignment("q.clock=5", "--set q.clock=5");
+  reg.set_from_assignment("q.clock=5kHz", "--set q.clock=5kHz");
   reg.declare_real("q.clock", 1e9, "Hz", "a clock", hs::Range::between(1e8, 1e10));
   const auto errors = reg.value_errors();
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("value 5Hz is below the minimum (100MHz..10GHz)"), std::string::npos)
+  EXPECT_NE(errors[0].find("value 5kHz is below the minimum (100MHz..10GHz)"), std::string::npos)
       << errors[0];
 }
