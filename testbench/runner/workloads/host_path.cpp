@@ -23,6 +23,13 @@ uint8_t source_byte(uint64_t i) {
 HYBRIDSIM_WORKLOAD(host_path, HybridModel,
                    "a host core's posted writes and reads across the path, and the accelerator's "
                    "DMA engine streaming both ways: latency and sustained bandwidth") {
+  m.results_declared.declare({
+      {"verified", "", "both copies equal the source, byte for byte"},
+      {"write_one_way_ns", "ns", "a host core's posted write to Cell memory, mean one-way"},
+      {"read_round_trip_ns", "ns", "a host core's read of Cell memory, mean round trip"},
+      {"host_to_cell_GBps", "GB/s", "the accelerator's DMA stream from host memory"},
+      {"cell_to_host_GBps", "GB/s", "the accelerator's DMA stream into host memory"},
+  });
   namespace hp = fw::host_path;
   ParamScope p("workload");
   hp::Config cfg;

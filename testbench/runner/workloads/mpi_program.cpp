@@ -84,6 +84,19 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
                    "an MPI program built with hybridsim-mpicc (workload.program), one private "
                    "instance per rank: what hybridsim mpirun runs") {
   auto job = declare_mpi_job(m);
+  m.results_declared.declare({
+      {"program", "", "the program run, as given to mpirun"},
+      {"exit_status", "", "mpirun's exit status: 0, or the first rank's failing status"},
+      {"abnormal_ends", "", "ranks that ended without MPI_Finalize, or aborted, in order"},
+      {"compute_model", "", "how host code between MPI calls is charged: scaled, fixed or zero"},
+      {"program_compute_cycles", "cycles", "core cycles charged for the ranks' own code"},
+      {"calls_into_the_simulator", "calls", "MPI and runtime calls the ranks made"},
+      {"host_bytes_per_rank", "B", "host memory a rank's private copy of the program takes"},
+      {"heap_peak_bytes_max", "B", "the largest heap a rank reached"},
+      {"collectives_unverified", "calls",
+       "collective calls whose results the checker could not verify (user operations)"},
+      {"job_time_ns", "ns", "from the job's start to its last rank's end"},
+  });
   ParamScope p("workload");
   const std::string program_param = p.name("program");
   const std::string path = p.text("program", "", "the program module hybridsim-mpicc built");
