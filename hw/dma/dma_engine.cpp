@@ -296,7 +296,8 @@ void DmaEngine::finish(const WriteItem& done) {
   if (track_ >= 0) {
     const nlohmann::json args = {{"request", request},
                                  {"queued_ns", (done.start - submitted_at).to_seconds() * 1e9}};
-    TransactionTrace::instance().span(track_, "request", done.start, hs::now(), &args);
+    // Pipelined requests overlap: async spans, which may.
+    TransactionTrace::instance().async_span(track_, "request", done.start, hs::now(), &args);
   }
 }
 

@@ -61,7 +61,7 @@ std::string kind_of(const Json& e, const std::string& thread) {
   if (ph == "b" && ends(thread, ".mfc")) return "MFC";
   if (ph == "X" && starts(thread, "pcie")) return "PCIe";
   if (ph == "X" && starts(thread, "eth")) return "Ethernet";
-  if (ph == "X" && thread == "dma") return "DMA engine";
+  if (ph == "b" && thread == "dma") return "DMA engine";  // pipelined requests overlap
   if (ph == "b" && starts(name, "dcmf ")) return "DCMF protocol";
   if (ph == "b" && starts(name, "ami ")) return "AMI protocol";
   if (ph == "b" && starts(name, "slmpm ")) return "SLMPM protocol";
