@@ -30,6 +30,7 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index, Exe
       bus("bus"),
       index_(index),
       execution_(execution),
+      origin_(std::string(this->name())),
       stats_(this->name()),
       loads_(stats_.counter("loads", "accesses", "memory loads")),
       stores_(stats_.counter("stores", "accesses", "memory stores")),
@@ -80,13 +81,15 @@ Core::Core(sc_core::sc_module_name name, double default_clock_hz, int index, Exe
 // no kernel work when a finished process would be removed).
 void Core::end_of_elaboration() {
   if (irq_late_->enabled()) {
+    late_ = std::make_unique<Alarm>(origin_);
     sc_core::sc_spawn_options late;
     late.spawn_method();
-    late.set_sensitivity(&late_event_);
+    late.set_sensitivity(&late_->event());
     late.dont_initialize();
     sc_core::sc_spawn([this] { deliver_late(); }, sc_core::sc_gen_unique_name("late_irq"), &late);
   }
   if (!firmware_) return;
+  timer_ = std::make_unique<Alarm>(origin_);
   sc_core::sc_spawn_options opts;
   if (execution_ == Execution::Fiber) {
     fiber_ = std::make_unique<Fiber>(
@@ -236,7 +239,7 @@ void Core::raise_irq(unsigned line) {
   if (late) {
     ++irqs_delayed_;
     late_irqs_.push_back({line & 31, true, hs::now() + irq_late_delay_});
-    if (late_irqs_.size() == 1) late_event_.notify(irq_late_delay_);
+    if (late_irqs_.size() == 1) late_->ring_in(irq_late_delay_);
     return;
   }
   deliver(line);
@@ -251,7 +254,7 @@ void Core::deliver_late() {
   const LateIrq due = late_irqs_.front();
   late_irqs_.pop_front();
   if (due.live) deliver(due.line);
-  if (!late_irqs_.empty()) late_event_.notify(late_irqs_.front().due - hs::now());
+  if (!late_irqs_.empty()) late_->ring_in(late_irqs_.front().due - hs::now());
 }
 
 void Core::withdraw_irq(uint32_t lines) {

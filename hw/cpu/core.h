@@ -33,6 +33,7 @@
 #include "tlm/payload/extensions.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
+#include "tlm/timing/timeline.h"
 
 namespace hs {
 
@@ -109,14 +110,25 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   void end_of_elaboration() override;
   void run();
   void step();  // a fiber core's method: runs the firmware to its next blocking point
-  // The blocking point, with wait()'s arguments: until a time has passed, until an event, or
-  // whichever comes first. A fiber core sets its method's next trigger and yields; while its
-  // fiber unwinds it returns at once.
-  template <class... Until>
-  void block(const Until&... until) {
-    if (!fiber_) return sc_core::wait(until...);
+  // The blocking points: until a time has passed, until an event, or whichever comes first.
+  // Time passes on an alarm of the timeline (tlm/timing/timeline.h), so same-time wake-ups
+  // keep their order. A fiber core sets its method's next trigger and yields; while its fiber
+  // unwinds it returns at once.
+  void block(const sc_core::sc_time& t) {
+    timer_->ring_in(t);
+    block_on(timer_->event());
+  }
+  void block(const sc_core::sc_event& e) { block_on(e); }
+  void block(const sc_core::sc_time& t, const sc_core::sc_event& e) {
+    timer_->ring_in(t);
+    block_on(timer_->event() | e);
+    timer_->cancel();
+  }
+  template <class Until>
+  void block_on(const Until& until) {
+    if (!fiber_) return sc_core::wait(until);
     if (fiber_->unwinding()) return;
-    sc_core::next_trigger(until...);
+    sc_core::next_trigger(until);
     fiber_->yield();
   }
   bool unwinding() const { return fiber_ && fiber_->unwinding(); }
@@ -146,8 +158,11 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
     sc_core::sc_time due;
   };
   std::deque<LateIrq> late_irqs_;  // due in order: one delay for all
-  sc_core::sc_event late_event_;   // notified for the front's due time
-  int state_ = 0;                  // State, as int for sc_trace
+  Origin origin_;                  // the core's place in the order of same-time wake-ups
+  // Made only where needed (a large machine's idle cores carry no event): the firmware's timed
+  // waits, and the ringing of the front late interrupt (with irq_late faults).
+  std::unique_ptr<Alarm> timer_, late_;
+  int state_ = 0;  // State, as int for sc_trace
   struct OpenPhase {
     const char* name;
     sc_core::sc_time start;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "hw/torus/network/link_faults.h"
 #include "tlm/kernel/now.h"
 
 namespace hs::checkers {
@@ -40,10 +41,11 @@ TorusCheckers::TorusCheckers(torus::TorusMachine& m)
 void TorusCheckers::on_hop(const torus::Packet& p, int from, int dir) {
   const torus::TorusShape& shape = m_.shape();
   const int to = shape.neighbour(from, dir);
-  HS_EXPECT(
-      minimal_hop_, to >= 0 && shape.hops(to, p.dest) == shape.hops(from, p.dest) - 1, kComponent,
-      fmt::format("packet {} from {} to {} took link {} at {}: not a minimal hop", p.id,
-                  shape.name(p.src), shape.name(p.dest), torus::dir_name(dir), shape.name(from)));
+  HS_EXPECT(minimal_hop_, to >= 0 && shape.hops(to, p.dest) == shape.hops(from, p.dest) - 1,
+            kComponent,
+            fmt::format("packet {} from {} to {} took link {} at {}: not a minimal hop",
+                        torus::packet_label(shape, p), shape.name(p.src), shape.name(p.dest),
+                        torus::dir_name(dir), shape.name(from)));
 }
 
 void TorusCheckers::on_remote_get(const dma::RemoteGetEvent& e) {
@@ -57,8 +59,8 @@ void TorusCheckers::on_reception(const dma::ReceptionEvent& e) {
   HS_EXPECT(delivered_,
             p.dest == e.node || (p.deposit && shape.on_line_route(p.src, p.dest, e.node)),
             kComponent,
-            fmt::format("packet {} for {} delivered at {}", p.id, shape.name(p.dest),
-                        shape.name(e.node)));
+            fmt::format("packet {} for {} delivered at {}", torus::packet_label(shape, p),
+                        shape.name(p.dest), shape.name(e.node)));
 }
 
 void TorusCheckers::on_counter_write(int node, uint32_t counter, uint32_t value) {

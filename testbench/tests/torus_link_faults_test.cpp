@@ -6,6 +6,7 @@
 // are refused before the run, naming the parameter and the entry.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include "hw/torus/network/torus_network.h"
 #include "testbench/support/scenario_run.h"
 #include "tlm/check/checker.h"
+#include "tlm/fault/fault_streams.h"
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/stats/statistics.h"
@@ -50,7 +52,7 @@ struct Stream : NetworkTimer {
   std::unique_ptr<TorusNetwork> net;
   Sink sinks[2];
   int packets, injected = 0;
-  Stream(const char* name, const FaultInjector::Spec& crc, int n) : packets(n) {
+  Stream(const char* name, const NetworkConfig::CrcErrors& crc, int n) : packets(n) {
     NetworkConfig cfg;
     cfg.x = 2;
     cfg.y = 1;
@@ -84,9 +86,10 @@ struct Stream : NetworkTimer {
   const Sink& received() const { return sinks[1]; }
 };
 
-FaultInjector::Spec listed(std::vector<uint64_t> at, const std::string& name) {
-  FaultInjector::Spec s;
-  s.at = std::move(at);
+// Traversals to corrupt, numbered on each link (the stream uses only node 0's +x link).
+NetworkConfig::CrcErrors listed(std::vector<uint64_t> at, const std::string& name) {
+  NetworkConfig::CrcErrors s;
+  s.at.every = std::move(at);
   s.name = name;
   return s;
 }
@@ -168,13 +171,13 @@ TEST(TorusLinkFaults, CountsEqualTheFaultsInjected) {
 }
 
 // Through the runner: a chosen turnaround replaces the default round trip in the link time a
-// CRC error costs (the first traversal is the first ping's only packet, 3 chunks), and the run
-// ends later by at most that (the receiver may not be waiting for it yet).
+// CRC error costs (the first traversal of node 0's +x link is the first ping's only packet, 3
+// chunks), and the run ends later by at most that (the receiver may not be waiting for it yet).
 TEST(TorusLinkFaults, TurnaroundParameterSetsTheCost) {
   const auto base = run_scenario("torus_pingpong", small_torus({"workload.bytes=64"}), 1);
   const auto slow =
       run_scenario("torus_pingpong",
-                   small_torus({"workload.bytes=64", "torus.network.link_crc_error_at=\"1\"",
+                   small_torus({"workload.bytes=64", "torus.network.link_crc_error_at=x0y0z0:+x#1",
                                 "torus.network.crc_retry_turnaround=1000"}),
                    1);
   ASSERT_TRUE(passed(base)) << violations(base);
@@ -243,7 +246,32 @@ TEST(TorusLinkFaults, SameSeedSameRunOtherSeedOtherFaults) {
   ASSERT_TRUE(passed(a) && passed(b) && passed(c)) << violations(a) << violations(c);
   EXPECT_EQ(a["stats"]["torus.network"], b["stats"]["torus.network"]);
   EXPECT_EQ(a["results"], b["results"]);
-  EXPECT_NE(a["stats"]["torus.network"]["crc_errors"], c["stats"]["torus.network"]["crc_errors"]);
+  EXPECT_NE(a["stats"]["torus.network"], c["stats"]["torus.network"]);
+}
+
+// Each link numbers its own traversals and draws from its own stream: which of a link's packets
+// are corrupted depends on the run's seed and that link alone, not on what other links carry.
+TEST(TorusLinkFaults, EachLinkDrawsItsOwnFaults) {
+  auto hits = [](uint64_t seed, bool other_traffic) {
+    hs::set_run_seed(seed);
+    FaultStreams::Listed listed;
+    listed.on_stream = {{0, 5}};  // the 5th traversal of link 0 only
+    FaultStreams links(0.2, listed, "torus.network.link_crc_error", 3);
+    std::vector<bool> link0;
+    for (int i = 0; i < 200; ++i) {
+      link0.push_back(links.hit(0));
+      if (other_traffic) links.hit(1 + i % 2);
+    }
+    EXPECT_EQ(links.events(0), 200u);
+    return link0;
+  };
+  const auto alone = hits(11, false);
+  EXPECT_EQ(hits(11, true), alone) << "other links' traffic changed link 0's faults";
+  EXPECT_NE(hits(12, false), alone) << "another seed, the same faults";
+  EXPECT_TRUE(alone[4]) << "the listed traversal is hit";
+  const auto count = std::count(alone.begin(), alone.end(), true);
+  EXPECT_GT(count, 20);
+  EXPECT_LT(count, 70);
 }
 
 // A line of four nodes whose link x1y0z0:+x has failed: three packets 0->3 cross to node 1 and

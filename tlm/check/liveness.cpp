@@ -11,7 +11,10 @@ namespace hs {
 
 LivenessCheck::LivenessCheck(const ParamScope& scope, std::string unit,
                              std::function<std::string()> describe, double default_timeout_ns)
-    : unit_(std::move(unit)), describe_(std::move(describe)) {
+    : unit_(std::move(unit)),
+      describe_(std::move(describe)),
+      origin_(unit_ + ".liveness"),
+      deadline_(origin_) {
   const double ns = scope.real("liveness_timeout", default_timeout_ns, "ns",
                                "longest time with work outstanding and no progress before the "
                                "run fails as stuck (0: off)",
@@ -21,7 +24,7 @@ LivenessCheck::LivenessCheck(const ParamScope& scope, std::string unit,
   CheckRegistry::instance().check(kLivenessCheck);  // listed in reports even when it passes
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
-  opts.set_sensitivity(&deadline_);
+  opts.set_sensitivity(&deadline_.event());
   opts.dont_initialize();
   sc_core::sc_spawn([this] { expire(); }, sc_core::sc_gen_unique_name("liveness"), &opts);
 }
@@ -30,7 +33,7 @@ void LivenessCheck::busy() {
   if (busy_) return;
   busy_ = true;
   last_progress_ = sc_core::sc_time_stamp();
-  if (timeout_ > sc_core::SC_ZERO_TIME) deadline_.notify(timeout_);
+  if (timeout_ > sc_core::SC_ZERO_TIME) deadline_.ring_in(timeout_);
 }
 
 void LivenessCheck::idle() {
@@ -44,7 +47,7 @@ void LivenessCheck::expire() {
   Check& check = CheckRegistry::instance().check(kLivenessCheck);
   ++check.evaluations;
   if (now - last_progress_ < timeout_) {
-    deadline_.notify(last_progress_ + timeout_ - now);
+    deadline_.ring_in(last_progress_ + timeout_ - now);
     return;
   }
   CheckRegistry::instance().fail(

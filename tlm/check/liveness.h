@@ -13,6 +13,8 @@
 #include <string>
 #include <systemc>
 
+#include "tlm/timing/timeline.h"
+
 namespace hs {
 
 class ParamScope;
@@ -37,7 +39,8 @@ class LivenessCheck {
   sc_core::sc_time timeout_;
   sc_core::sc_time last_progress_;
   bool busy_ = false;
-  sc_core::sc_event deadline_;
+  Origin origin_;
+  Alarm deadline_;
 };
 
 }  // namespace hs

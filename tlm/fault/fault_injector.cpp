@@ -12,15 +12,6 @@ namespace hs {
 
 namespace {
 
-uint64_t g_run_seed = 1;
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 // "3, 17,200" -> {3, 17, 200}; throws InputError naming `param` on anything else.
 std::vector<uint64_t> parse_numbers(const std::string& text, const std::string& param) {
   std::vector<uint64_t> out;
@@ -50,19 +41,6 @@ std::vector<uint64_t> parse_numbers(const std::string& text, const std::string& 
 }
 
 }  // namespace
-
-void set_run_seed(uint64_t seed) {
-  g_run_seed = seed;
-}
-uint64_t run_seed() {
-  return g_run_seed;
-}
-
-uint64_t stream_seed(const std::string& name) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a over the name, then mixed with the run's seed
-  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
-  return splitmix64(h ^ splitmix64(g_run_seed));
-}
 
 FaultInjector::Spec FaultInjector::declare(const ParamScope& scope, const std::string& what,
                                            const std::string& desc, const std::string& event,

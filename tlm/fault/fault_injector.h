@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "tlm/common/random_stream.h"
+
 namespace hs {
 
 class ParamScope;
@@ -63,12 +65,5 @@ class FaultInjector {
   std::unique_ptr<std::mt19937_64> rng_;
   std::uniform_real_distribution<double> uniform_{0.0, 1.0};
 };
-
-// The run's seed (--seed), from which every component's random streams derive. Set by the
-// runner before the model is built; 1 unless set.
-void set_run_seed(uint64_t seed);
-uint64_t run_seed();
-// A seed for the random stream named `name` (a component's path), derived from the run's seed.
-uint64_t stream_seed(const std::string& name);
 
 }  // namespace hs

@@ -18,6 +18,8 @@
 //   (the item is taken when that delay has passed), and schedules the return of the item's
 //   flow-control credits from that time. The queue itself holds no timing: the taker owns it.
 // - A receiver that is idle holds no thread.
+// - Arrivals wake the taker through the timeline (tlm/timing/timeline.h), in the queue's own
+//   place in the order of same-time wake-ups.
 #pragma once
 #include <functional>
 #include <memory>
@@ -31,6 +33,7 @@
 #include "tlm/kernel/now.h"
 #include "tlm/link/delivery_workers.h"
 #include "tlm/timing/timed_ring.h"
+#include "tlm/timing/timeline.h"
 
 namespace hs {
 
@@ -39,23 +42,25 @@ class DeliveryQueue : private DeliveryJob {
  public:
   using Taker = std::function<void(T&)>;
 
-  explicit DeliveryQueue(Taker take) : take_(std::move(take)) {}
+  // Constructed during elaboration, by the receiver (whose name identifies the queue).
+  explicit DeliveryQueue(Taker take)
+      : take_(std::move(take)), origin_(child_name("delivery")), due_(origin_) {}
 
   // The receiver's target never waits: take each item in a method at its arrival rather than
   // on a worker thread. Only before the simulation starts (a method is spawned for it).
   void take_in_place() {
-    if (due_) return;
+    if (in_place_) return;
     if (sc_core::sc_is_running()) {
       throw std::logic_error("DeliveryQueue: take_in_place() after the simulation started");
     }
-    due_ = std::make_unique<sc_core::sc_event>();
+    in_place_ = true;
     sc_core::sc_spawn_options opts;
     opts.spawn_method();
-    opts.set_sensitivity(due_.get());
+    opts.set_sensitivity(&due_.event());
     opts.dont_initialize();
     sc_core::sc_spawn([this] { take_due(); }, sc_core::sc_gen_unique_name("delivery"), &opts);
   }
-  bool takes_in_place() const { return due_ != nullptr; }
+  bool takes_in_place() const { return in_place_; }
 
   void push(const sc_core::sc_time& arrival, T item) {
     const sc_core::sc_time now = hs::now();
@@ -63,12 +68,12 @@ class DeliveryQueue : private DeliveryJob {
     items_.push(arrival, std::move(item));
     if (serving_) return;
     serving_ = true;
-    if (!due_) {
+    if (!in_place_) {
       DeliveryWorkers::instance().start(*this);
     } else if (arrival == now) {
-      due_->notify();  // in this evaluation phase, as a worker started now would take it
+      due_.ring_now();  // in this evaluation phase, as a worker started now would take it
     } else {
-      due_->notify(arrival - now);
+      due_.ring_in(arrival - now);
     }
   }
 
@@ -81,7 +86,10 @@ class DeliveryQueue : private DeliveryJob {
   void serve() override {
     while (!items_.empty()) {
       const sc_core::sc_time at = items_.front_time();
-      if (at > hs::now()) sc_core::wait(at - hs::now());
+      if (at > hs::now()) {
+        due_.ring_in(at - hs::now());
+        sc_core::wait(due_.event());
+      }
       T item = items_.pop();
       take_(item);
     }
@@ -99,16 +107,16 @@ class DeliveryQueue : private DeliveryJob {
     if (items_.empty()) {
       serving_ = false;
     } else {
-      due_->notify(items_.front_time() - now);
+      due_.ring_in(items_.front_time() - now);
     }
   }
 
   Taker take_;
   TimedRing<T> items_;
   bool serving_ = false;  // a worker serves the queue, or the method's next visit is due
-  // Taken in place: notified when the front item arrives (null: taken on workers; the many
-  // queues of a large machine that are not taken in place carry no event).
-  std::unique_ptr<sc_core::sc_event> due_;
+  bool in_place_ = false;
+  Origin origin_;
+  Alarm due_;  // rings when the front item arrives
 };
 
 }  // namespace hs

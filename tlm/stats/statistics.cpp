@@ -68,7 +68,7 @@ void Histogram::sample(double v) {
     max = std::max(max, v);
   }
   ++count;
-  sum += v;
+  sum.add(v);
   size_t bucket = v < 1.0 ? 0 : static_cast<size_t>(std::floor(std::log2(v))) + 1;
   if (buckets.size() <= bucket) buckets.resize(bucket + 1, 0);
   ++buckets[bucket];

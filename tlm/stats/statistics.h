@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "tlm/stats/exact_sum.h"
 #include "tlm/stats/windowed_total.h"
 
 namespace hs {
@@ -180,15 +181,17 @@ class Occupancy {
   sc_core::sc_time last_ = sc_core::SC_ZERO_TIME;
 };
 
-// Samples in log2 buckets: bucket k holds values in [2^(k-1), 2^k) (bucket 0 holds 0).
+// Samples in log2 buckets: bucket k holds values in [2^(k-1), 2^k) (bucket 0 holds 0). The sum
+// is exact, so the mean is the same however the samples are ordered or grouped.
 class Histogram {
  public:
   explicit Histogram(StatMeta m) : meta(std::move(m)) {}
   void sample(double v);
-  double mean() const { return count ? sum / static_cast<double>(count) : 0.0; }
+  double mean() const { return count ? sum.value() / static_cast<double>(count) : 0.0; }
   StatMeta meta;
   uint64_t count = 0;
-  double sum = 0, min = 0, max = 0;
+  ExactSum sum;
+  double min = 0, max = 0;
   std::vector<uint64_t> buckets;
 };
 

@@ -1,166 +1,92 @@
-// Many small timed actions handled by one method process: a network of thousands of routers
-// posts each packet hop, credit return and arbitration retry here instead of creating a
-// SystemC event per router. Actions at equal times run in the order they were posted, so
-// runs are deterministic. The heap (4-ary: half the depth of a binary one, and the children it
-// compares sit side by side in memory) costs O(log n) per action and no thread switches; actions
-// posted for the current instant while it is being handled skip the heap (a FIFO keeps their
-// order, which is the heap's: they come after everything already due).
+// Many small timed actions handled without a process of their own: a network of thousands of
+// routers posts each packet hop, token return and arbitration here instead of creating a
+// SystemC event per router. The heap is a lane of the timeline (timeline.h): its actions run
+// in the order of (time, origin, the origin's sequence), merged with every other timed
+// wake-up of the kernel, so two actions at one time are ordered by who posted them, never by
+// what else is pending. Actions posted for the current instant while the timeline dispatches
+// skip the heap: a FIFO keeps them in the order posted, after everything already due.
 //
-// An action whose need is not known yet can keep its place in that order: reserve() takes the
-// sequence number post() would have used, post_reserved() later posts it exactly where it
-// would have run, and passed() says whether that place has been handled already. hold_until()
-// keeps the process waking at a time without an action, so an action left unposted still
-// ends the run at the time it would have.
+// An action may also carry an order made elsewhere (post_keyed): a message from another
+// component keeps the place its sender gave it.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <systemc>
-// sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
-#include <sysc/kernel/sc_dynamic_processes.h>
 #include <vector>
 
 #include "tlm/kernel/now.h"
+#include "tlm/timing/ordered_heap.h"
+#include "tlm/timing/timeline.h"
 
 namespace hs {
 
 template <class Action>
-class EventHeap {
+class EventHeap : private TimelineLane {
  public:
   using Handler = std::function<void(const Action&)>;
 
-  // Must be constructed during elaboration (inside the owning module's constructor).
-  EventHeap(const char* name, Handler handler) : handler_(std::move(handler)) {
-    sc_core::sc_spawn_options opts;
-    opts.spawn_method();
-    opts.set_sensitivity(&wake_);
-    opts.dont_initialize();
-    sc_core::sc_spawn([this] { dispatch(); }, sc_core::sc_gen_unique_name(name), &opts);
+  explicit EventHeap(Handler handler)
+      : handler_(std::move(handler)), timeline_(Timeline::instance()) {
+    timeline_.add_lane(this);
   }
+  ~EventHeap() override { timeline_.remove_lane(this); }
+  EventHeap(const EventHeap&) = delete;
+  EventHeap& operator=(const EventHeap&) = delete;
 
-  // Runs `a` at absolute time `at` (>= now).
-  void post(const sc_core::sc_time& at, const Action& a) { post(at.value(), a); }
-  void post(uint64_t t, const Action& a) {
-    if (dispatching_ && t == now_) {
-      now_queue_.push_back(Entry{t, seq_++, a});
+  // Runs `a` at absolute time `at` (>= now) in `from`'s place in the order.
+  void post(uint64_t at, Origin& from, const Action& a) { post_keyed(from.next(at), a); }
+  void post_keyed(const Order& key, const Action& a) {
+    if (timeline_.dispatching() && key.at == hs::now().value()) {
+      now_queue_.push_back(Entry{key, a});
       return;
     }
-    push(Entry{t, seq_++, a});
+    heap_.push(Entry{key, a});
+    timeline_.lane_changed(key.at);
   }
-
-  uint64_t reserve() { return seq_++; }
-  // Runs `a` at `at` in the place `seq` (from reserve()) holds; that place must not have passed.
-  void post_reserved(uint64_t at, uint64_t seq, const Action& a) { push(Entry{at, seq, a}); }
-  bool passed(uint64_t at, uint64_t seq) const {
-    return ran_any_ && (at < last_at_ || (at == last_at_ && seq <= last_seq_));
-  }
-  void hold_until(uint64_t at) {
-    if (at <= horizon_) return;
-    horizon_ = at;
-    if (!dispatching_ && heap_.empty() && at < wake_at_) wake(at);
-  }
+  // Whether an action of this order would have run by now.
+  bool passed(const Order& key) const { return timeline_.passed(key); }
+  void hold_until(uint64_t at) { timeline_.hold_until(at); }
 
   size_t pending() const { return heap_.size() + now_queue_.size() - now_head_; }
   uint64_t handled() const { return handled_; }
 
  private:
   struct Entry {
-    uint64_t at, seq;
+    Order key;
     Action action;
-    // Free of branches (bitwise, not short-circuit): which entry comes first is a coin toss
-    // the branch predictor loses, and the heap asks it several times per action.
-    bool before(const Entry& o) const { return (at < o.at) | ((at == o.at) & (seq < o.seq)); }
   };
-  static constexpr size_t kArity = 4;
 
-  void push(const Entry& e) {
-    size_t i = heap_.size();
-    heap_.push_back(e);
-    while (i > 0) {
-      const size_t parent = (i - 1) / kArity;
-      if (!e.before(heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
+  const Order* top() const override { return heap_.empty() ? nullptr : &heap_.top().key; }
+  uint64_t run_due(uint64_t now, const Order& limit, Order& current) override {
+    uint64_t ran = 0;
+    const bool limited = limit.at <= now;  // another source has entries due now
+    while (!heap_.empty() && heap_.top().key.at <= now && (!limited || heap_.top().key < limit)) {
+      const Entry e = heap_.pop();
+      current = e.key;
+      ++ran;
+      handler_(e.action);
     }
-    heap_[i] = e;
-    if (!dispatching_ && e.at < wake_at_) wake(e.at);
+    handled_ += ran;
+    return ran;
   }
-  Entry pop() {
-    const Entry top = heap_.front();
-    const Entry last = heap_.back();
-    heap_.pop_back();
-    const size_t n = heap_.size();
-    if (n == 0) return top;
-    // Bottom-up (Floyd): the hole goes down to a leaf along the earliest children without
-    // comparing them to `last`, which then moves up from there; taken from the bottom, it
-    // rarely moves far, so this saves a compare per level.
-    size_t i = 0;
-    for (;;) {
-      const size_t first = kArity * i + 1;
-      if (first >= n) break;
-      size_t best = first;
-      for (size_t c = first + 1; c < std::min(first + kArity, n); ++c) {
-        best = heap_[c].before(heap_[best]) ? c : best;
-      }
-      heap_[i] = heap_[best];
-      i = best;
-    }
-    while (i > 0) {
-      const size_t parent = (i - 1) / kArity;
-      if (!last.before(heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = last;
-    return top;
-  }
-  void wake(uint64_t at) {
-    wake_at_ = at;
-    wake_.notify(sc_core::sc_time::from_value(at - hs::now().value()));
-  }
-  void run(const Entry& e) {
-    ran_any_ = true;
-    last_at_ = e.at;
-    last_seq_ = e.seq;
-    ++handled_;
-    handler_(e.action);
-  }
-
-  void dispatch() {
-    now_ = hs::now().value();
-    dispatching_ = true;
-    for (;;) {
-      // Everything already due was posted before the FIFO's actions: it runs first.
-      if (!heap_.empty() && heap_.front().at <= now_) {
-        run(pop());
-      } else if (now_head_ < now_queue_.size()) {
-        const Entry e = now_queue_[now_head_++];
-        run(e);
-      } else {
-        break;
-      }
+  uint64_t run_now_queue() override {
+    uint64_t ran = 0;
+    while (now_head_ < now_queue_.size()) {
+      const Entry e = now_queue_[now_head_++];
+      ++ran;
+      handler_(e.action);
     }
     now_queue_.clear();
     now_head_ = 0;
-    dispatching_ = false;
-    wake_at_ = UINT64_MAX;
-    if (!heap_.empty()) {
-      wake(heap_.front().at);
-    } else if (horizon_ > now_) {
-      wake(horizon_);
-    }
+    handled_ += ran;
+    return ran;
   }
 
   Handler handler_;
-  std::vector<Entry> heap_;       // a 4-ary min-heap on (at, seq)
-  std::vector<Entry> now_queue_;  // actions posted for the instant being handled
+  Timeline& timeline_;
+  OrderedHeap<Entry> heap_;
+  std::vector<Entry> now_queue_;  // actions posted for the instant being dispatched
   size_t now_head_ = 0;
-  sc_core::sc_event wake_;
-  uint64_t wake_at_ = UINT64_MAX, now_ = 0, horizon_ = 0;
-  uint64_t last_at_ = 0, last_seq_ = 0;
-  uint64_t seq_ = 0;
   uint64_t handled_ = 0;
-  bool dispatching_ = false, ran_any_ = false;
 };
 
 }  // namespace hs

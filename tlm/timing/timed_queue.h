@@ -1,7 +1,8 @@
 // Items in flight that must be handed over at their arrival time, in arrival order: packets
-// on a wire, completions on their way back. A spawned method fires at each arrival, so
-// delivery costs no thread switch. Arrival times must be pushed in non-decreasing order
-// (true for any FIFO channel); a violation is a model bug.
+// on a wire, completions on their way back. A spawned method fires at each arrival, woken
+// through the timeline (timeline.h) in the queue's own place in the order, so delivery costs
+// no thread switch. Arrival times must be pushed in non-decreasing order (true for any FIFO
+// channel); a violation is a model bug.
 #pragma once
 #include <functional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <utility>
 #include "tlm/kernel/now.h"
 #include "tlm/timing/timed_ring.h"
+#include "tlm/timing/timeline.h"
 
 namespace hs {
 
@@ -21,10 +23,11 @@ class TimedQueue {
   using Handler = std::function<void(T&)>;
 
   // Must be constructed during elaboration (inside the owning module's constructor).
-  TimedQueue(const char* name, Handler on_arrival) : on_arrival_(std::move(on_arrival)) {
+  TimedQueue(const char* name, Handler on_arrival)
+      : on_arrival_(std::move(on_arrival)), origin_(child_name(name)), arrival_(origin_) {
     sc_core::sc_spawn_options opts;
     opts.spawn_method();
-    opts.set_sensitivity(&event_);
+    opts.set_sensitivity(&arrival_.event());
     opts.dont_initialize();
     sc_core::sc_spawn([this] { fire(); }, sc_core::sc_gen_unique_name(name), &opts);
   }
@@ -33,7 +36,7 @@ class TimedQueue {
     const sc_core::sc_time now = hs::now();
     if (at < now) throw std::logic_error("TimedQueue: an arrival in the past");
     items_.push(at, std::move(item));
-    if (items_.size() == 1) event_.notify(at - now);
+    if (items_.size() == 1) arrival_.ring_in(at - now);
   }
 
   size_t size() const { return items_.size(); }
@@ -46,11 +49,12 @@ class TimedQueue {
       T item = items_.pop();
       on_arrival_(item);
     }
-    if (!items_.empty()) event_.notify(items_.front_time() - now);
+    if (!items_.empty()) arrival_.ring_in(items_.front_time() - now);
   }
 
   Handler on_arrival_;
-  sc_core::sc_event event_;
+  Origin origin_;
+  Alarm arrival_;
   TimedRing<T> items_;
 };
 

@@ -89,6 +89,8 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
       irq(std::string(this->name()) + ".irq"),
       node_(node),
       net_(network),
+      origin_(std::string(this->name())),
+      step_alarm_(origin_),
       trace_on_(TransactionTrace::instance().enabled()),
       cfg_(cfg),
       clock_(cfg.clock_hz),
@@ -538,7 +540,8 @@ void TorusDma::injection_engine() {
       delay = SC_ZERO_TIME;  // the descriptor ended without a packet: nothing to wait for
     }
     if (delay > SC_ZERO_TIME) {
-      next_trigger(delay);
+      step_alarm_.ring_in(delay);
+      next_trigger(step_alarm_.event());
       return;
     }
     finish_step();

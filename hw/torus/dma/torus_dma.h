@@ -39,6 +39,7 @@
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/clock.h"
 #include "tlm/timing/timed_queue.h"
+#include "tlm/timing/timeline.h"
 
 namespace hs::torus::dma {
 
@@ -196,6 +197,8 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
 
   int node_;
   TorusNetwork& net_;
+  Origin origin_;     // the engine's place in the order of same-time wake-ups
+  Alarm step_alarm_;  // the injection engine's step in progress is due
   bool trace_on_;
   std::vector<int> fifo_tracks_, counter_tracks_;  // counters: injection bank, then reception
   std::vector<int> occupancy_tracks_;              // injection FIFOs, then reception FIFOs

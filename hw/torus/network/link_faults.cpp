@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "tlm/common/errors.h"
 #include "tlm/params/param_registry.h"
@@ -70,37 +71,65 @@ std::string link_label(const TorusShape& shape, int node, int dir) {
   return node_label(shape, node) + ":" + dir_name(dir);
 }
 
-std::vector<FailedLink> parse_failed_links(const std::string& text, const TorusShape& shape,
-                                           const std::string& param) {
-  std::vector<FailedLink> out;
+namespace {
+
+// "x1y0z0:+x" -> {node, dir}, or node -1 with `why` set.
+std::pair<int, int> parse_link(const std::string& entry, const TorusShape& shape,
+                               std::string& why) {
+  const auto colon = entry.find(':');
+  if (colon == std::string::npos) {
+    why = "no ':' between the node and the direction";
+    return {-1, -1};
+  }
+  const int node = parse_node(entry.substr(0, colon), shape, why);
+  if (node < 0) return {-1, -1};
+  const std::string dir_text = entry.substr(colon + 1);
+  int dir = -1;
+  for (int d = 0; d < kDirs; ++d) {
+    if (dir_text == dir_name(d)) dir = d;
+  }
+  if (dir < 0) {
+    why = fmt::format("'{}' is not a direction (+x -x +y -y +z -z)", dir_text);
+    return {-1, -1};
+  }
+  if (shape.neighbour(node, dir) < 0) {
+    why = fmt::format("node {} has no {} link in this {}", entry.substr(0, colon), dir_text,
+                      shape.wrap() ? "torus" : "mesh");
+    return {-1, -1};
+  }
+  return {node, dir};
+}
+
+// The entries of a ','-separated list, trimmed; none for a blank text.
+std::vector<std::string> entries(const std::string& text) {
+  std::vector<std::string> out;
   if (trimmed(text).empty()) return out;
   std::stringstream ss(text);
   std::string item;
-  while (std::getline(ss, item, ',')) {
-    const std::string entry = trimmed(item);
+  while (std::getline(ss, item, ',')) out.push_back(trimmed(item));
+  return out;
+}
+
+}  // namespace
+
+std::string packet_label(const TorusShape& shape, const Packet& p) {
+  return fmt::format("{}#{}", node_label(shape, p.src), packet_number(p.id));
+}
+
+std::vector<FailedLink> parse_failed_links(const std::string& text, const TorusShape& shape,
+                                           const std::string& param) {
+  std::vector<FailedLink> out;
+  for (const std::string& entry : entries(text)) {
     auto refuse = [&](const std::string& why) {
       return InputError(ParamRegistry::instance().refusal(
           param, fmt::format("= '{}': entry '{}': {}; expects NODE:DIR[@NS] entries separated "
                              "by ',', such as 'x1y0z0:+x' or 'x0y0z0:-y@5000'",
                              text, entry, why)));
     };
-    const auto colon = entry.find(':');
-    if (colon == std::string::npos) throw refuse("no ':' between the node and the direction");
-    const auto at = entry.find('@', colon);
+    const auto at = entry.find('@');
     std::string why;
-    const int node = parse_node(entry.substr(0, colon), shape, why);
+    const auto [node, dir] = parse_link(entry.substr(0, at), shape, why);
     if (node < 0) throw refuse(why);
-    const std::string dir_text =
-        entry.substr(colon + 1, at == std::string::npos ? std::string::npos : at - colon - 1);
-    int dir = -1;
-    for (int d = 0; d < kDirs; ++d) {
-      if (dir_text == dir_name(d)) dir = d;
-    }
-    if (dir < 0) throw refuse(fmt::format("'{}' is not a direction (+x -x +y -y +z -z)", dir_text));
-    if (shape.neighbour(node, dir) < 0) {
-      throw refuse(fmt::format("node {} has no {} link in this {}", entry.substr(0, colon),
-                               dir_text, shape.wrap() ? "torus" : "mesh"));
-    }
     double at_ns = 0;
     if (at != std::string::npos) {
       at_ns = parse_time(entry.substr(at + 1));
@@ -112,6 +141,41 @@ std::vector<FailedLink> parse_failed_links(const std::string& text, const TorusS
       if (f.node == node && f.dir == dir) throw refuse("the link is listed twice");
     }
     out.push_back({node, dir, at_ns});
+  }
+  return out;
+}
+
+FaultStreams::Listed parse_link_events(const std::string& text, const TorusShape& shape,
+                                       const std::string& param) {
+  FaultStreams::Listed out;
+  for (const std::string& entry : entries(text)) {
+    auto refuse = [&](const std::string& why) {
+      return InputError(ParamRegistry::instance().refusal(
+          param, fmt::format("= '{}': entry '{}': {}; expects entries N (the Nth packet on "
+                             "every link) or LINK#N (the Nth on that link, such as "
+                             "'x1y0z0:+x#3') separated by ',', counting from 1",
+                             text, entry, why)));
+    };
+    const auto hash = entry.find('#');
+    const std::string number = trimmed(hash == std::string::npos ? entry : entry.substr(hash + 1));
+    uint64_t n = 0;
+    size_t used = 0;
+    try {
+      if (!number.empty() && number[0] != '-' && number[0] != '+') n = std::stoull(number, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (number.empty() || used != number.size() || n == 0) {
+      throw refuse(fmt::format("'{}' is not a packet number (1, 2, ...)", number));
+    }
+    if (hash == std::string::npos) {
+      out.every.push_back(n);
+      continue;
+    }
+    std::string why;
+    const auto [node, dir] = parse_link(trimmed(entry.substr(0, hash)), shape, why);
+    if (node < 0) throw refuse(why);
+    out.on_stream.emplace_back(static_cast<size_t>(node) * kDirs + dir, n);
   }
   return out;
 }

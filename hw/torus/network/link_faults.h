@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "hw/torus/network/torus_packet.h"
 #include "hw/torus/network/torus_shape.h"
+#include "tlm/fault/fault_streams.h"
 
 namespace hs::torus {
 
@@ -26,10 +28,20 @@ struct FailedLink {
 // "x1y0z0" for node (1,0,0); "x1y0z0:+x" for its +x link.
 std::string node_label(const TorusShape& shape, int node);
 std::string link_label(const TorusShape& shape, int node, int dir);
+// "x1y0z0#17": the 17th packet (from 0) node (1,0,0) injected.
+std::string packet_label(const TorusShape& shape, const Packet& p);
 
 // Parses failed_links (syntax above); throws InputError naming `param` and the bad entry.
 std::vector<FailedLink> parse_failed_links(const std::string& text, const TorusShape& shape,
                                            const std::string& param);
+
+// Numbered traversals to corrupt (torus.network.link_crc_error_at): entries separated by ',',
+// each N (the Nth packet on every link) or LINK#N (the Nth on that link, LINK as in
+// failed_links). Each link numbers its own traversals from 1 (a retransmission is one), so the
+// numbers do not depend on what other links carry. Streams are numbered node * kDirs + dir.
+// Throws InputError naming `param` and the bad entry.
+FaultStreams::Listed parse_link_events(const std::string& text, const TorusShape& shape,
+                                       const std::string& param);
 
 // Packets from one source to one destination waiting in one router queue, and what the head
 // of that queue waits for.

@@ -59,17 +59,23 @@ double LinkLoad::utilisation(int node, int dir) const {
 LinkLoad::Summary LinkLoad::direction(int dir) const {
   Summary s;
   const TorusShape& shape = net_.shape();
+  const uint64_t end = window_end();
+  const bool empty = !started_ || end <= start_ps_;
+  uint64_t busy = 0;  // exact: the mean is the same however the links are summed
   for (int n = 0; n < shape.nodes(); ++n) {
     if (shape.neighbour(n, dir) < 0) continue;
+    const size_t l = static_cast<size_t>(n) * kDirs + dir;
+    busy += empty ? 0 : busy_at_end(l) - start_busy_[l];
     const double u = utilisation(n, dir);
     ++s.links;
-    s.mean += u;
-    if (s.busiest < 0 || u > s.max) {
+    if (s.busiest < 0 || u > s.max) {  // the first of equals, in node order
       s.max = u;
       s.busiest = n;
     }
   }
-  if (s.links) s.mean /= s.links;
+  if (s.links && !empty) {
+    s.mean = static_cast<double>(busy) / static_cast<double>(end - start_ps_) / s.links;
+  }
   return s;
 }
 

@@ -86,11 +86,21 @@ NetworkConfig NetworkConfig::declare(const std::string& prefix) {
              "rate at which a node's reception port takes packets off the network",
              Range::between(1e6, 1e12));
   // At most half the packets corrupted: a link that corrupts every copy would never deliver.
-  c.link_crc_error = FaultInjector::declare(
-      p, "link_crc_error",
+  const TorusShape shape(c.x, c.y, c.z, c.wrap);
+  const std::string crc_what =
       "corrupt packets on torus links (a CRC error at the receiving router; the packet is "
-      "retransmitted from the sender's buffer)",
-      "link traversal", 0.5);
+      "retransmitted from the sender's buffer)";
+  c.link_crc_error.rate =
+      p.real("link_crc_error_rate", 0, "",
+             crc_what + ": probability per link traversal, each link drawing its own (0: off)",
+             Range::between(0, 0.5));
+  c.link_crc_error.at = parse_link_events(
+      p.text("link_crc_error_at", "",
+             crc_what + ": traversals to hit, each link counting its own from 1: N (the Nth on "
+                        "every link) or LINK#N (the Nth on that link, e.g. 'x0y0z0:+x#3'), "
+                        "separated by ','; empty: none"),
+      shape, p.name("link_crc_error_at"));
+  c.link_crc_error.name = p.name("link_crc_error");
   c.crc_retry_turnaround_ns =
       p.real("crc_retry_turnaround", c.crc_retry_turnaround_ns, "ns",
              "after a corrupted packet's tail leaves the sender, until its retransmission starts "
@@ -103,7 +113,7 @@ NetworkConfig NetworkConfig::declare(const std::string& prefix) {
              "'x0y0z0:-y@5000': the sending node, its output and the failure time, default 0); "
              "packets routed onto a failed link wait, and a run that can make no more progress "
              "fails, listing the stuck traffic"),
-      TorusShape(c.x, c.y, c.z, c.wrap), p.name("failed_links"));
+      shape, p.name("failed_links"));
   return c;
 }
 

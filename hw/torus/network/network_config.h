@@ -27,7 +27,7 @@
 
 #include "hw/torus/network/link_faults.h"
 #include "hw/torus/network/torus_packet.h"
-#include "tlm/fault/fault_injector.h"
+#include "tlm/fault/fault_streams.h"
 
 namespace hs::torus {
 
@@ -65,9 +65,14 @@ struct NetworkConfig {
   // dropped and sent again from the sender's retransmission buffer (go-back-N from the bad
   // packet): the link is held from the bad copy's first byte until the good copy's last, that
   // is the bad copy's serialisation, the turnaround until the sender hears of the error, and
-  // the good copy's serialisation; the packets behind it wait. One injector numbers every link
-  // traversal of the machine, in the order they happen.
-  FaultInjector::Spec link_crc_error;
+  // the good copy's serialisation; the packets behind it wait. Each link numbers its own
+  // traversals and draws from its own random stream (link_faults.h), so which packets a link
+  // corrupts depends only on that link's traffic and the run's seed.
+  struct CrcErrors {
+    double rate = 0;          // per link traversal
+    FaultStreams::Listed at;  // numbered traversals; streams are node * kDirs + dir
+    std::string name = "torus.network.link_crc_error";  // seeds the links' streams
+  } link_crc_error;
   // From the bad copy's tail leaving the sender to the retransmission starting: the tail
   // reaching the receiver, its CRC check failing and the error getting back (0: one link round
   // trip, wire_latency + credit_latency, as a token return takes).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hw/torus/network/link_faults.h"
 #include "tlm/trace/transaction_trace.h"
 
 namespace hs::torus {
@@ -61,7 +62,7 @@ void NetworkTrace::hop(const Packet& p, int node, int dir, int vc, uint64_t star
                        uint64_t end_ps) {
   const int track = link_track(node, dir);
   if (track < 0) return;
-  const nlohmann::json args = {{"packet", p.id},
+  const nlohmann::json args = {{"packet", packet_label(shape_, p)},
                                {"src", shape_.name(p.src)},
                                {"dest", shape_.name(p.dest)},
                                {"to", shape_.name(shape_.neighbour(node, dir))},
@@ -76,7 +77,7 @@ void NetworkTrace::crc_error(const Packet& p, int node, int dir, uint64_t start_
                              uint64_t resend_ps) {
   const int track = link_track(node, dir);
   if (track < 0) return;
-  const nlohmann::json args = {{"packet", p.id},
+  const nlohmann::json args = {{"packet", packet_label(shape_, p)},
                                {"src", shape_.name(p.src)},
                                {"dest", shape_.name(p.dest)},
                                {"corrupted_copy_end_ns", static_cast<double>(end_ps) / 1e3},

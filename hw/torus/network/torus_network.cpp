@@ -68,10 +68,10 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
           entry_extra_, std::min<int64_t>(entry_extra_ + cfg.injection_reserve_chunks,
                                           int64_t{cfg.vc_buffer_chunks} - kMaxChunks)))),
       min_tokens_(static_cast<int>(cfg.vc_buffer_chunks)),
-      rng_(0x7021u),
-      heap_("torus_events", [this](const Action& a) { handle(a); }),
+      heap_([this](const Action& a) { handle(a); }),
       trace_(this->name(), shape_, vcs_, inj_queues_, static_cast<int>(cfg.vc_buffer_chunks)),
-      crc_error_(cfg.link_crc_error),
+      crc_error_(cfg.link_crc_error.rate, cfg.link_crc_error.at, cfg.link_crc_error.name,
+                 static_cast<size_t>(cfg.nodes()) * kDirs),
       retry_ps_(ps(cfg.retry_turnaround_ns())),
       watch_(!cfg.failed_links.empty()),
       stats_(this->name()),
@@ -142,12 +142,22 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
   rr_.assign(static_cast<size_t>(n) * kOutputs, 0);
   requests_.assign(static_cast<size_t>(n) * slots_, Request{});
   if (crc_error_.enabled()) link_crc_errors_.assign(static_cast<size_t>(n) * kDirs, 0);
+  // Each router's identity in the order of same-time actions and its random stream, from its
+  // coordinates (and the run's seed): the same whichever routers a process builds.
+  origins_.reserve(static_cast<size_t>(n));
+  selection_rng_.reserve(static_cast<size_t>(n));
+  for (int node = 0; node < n; ++node) {
+    const std::string router = std::string(this->name()) + "." + node_label(shape_, node);
+    origins_.emplace_back(router);
+    selection_rng_.emplace_back(stream_seed(router + ".selection"));
+  }
+  packets_made_.assign(static_cast<size_t>(n), 0);
   for (const FailedLink& f : cfg.failed_links) {
     if (f.at_ns <= 0) {
       fail_link(f.node, f.dir);
     } else {
-      heap_.post(ps(f.at_ns),
-                 Action{Op::LinkFail, static_cast<int8_t>(f.dir), 0, 0, f.node, nullptr});
+      post(ps(f.at_ns), f.node,
+           Action{Op::LinkFail, static_cast<int8_t>(f.dir), 0, 0, f.node, nullptr});
     }
   }
 
@@ -164,11 +174,11 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                  [this, links] {
                    const uint64_t t = hs::now().value();
                    if (t == 0 || links == 0) return 0.0;
-                   double sum = 0;
+                   uint64_t sum = 0;  // exact: the same however the links are summed
                    for (size_t l = 0; l < link_busy_ps_.size(); ++l) {
-                     sum += static_cast<double>(link_busy_within(l, t));
+                     sum += link_busy_within(l, t);
                    }
-                   return sum / static_cast<double>(t) / links;
+                   return static_cast<double>(sum) / static_cast<double>(t) / links;
                  });
   stats_.derived("link_utilisation_max", "fraction", "busiest link's busy fraction",
                  [this] { return busiest_link_utilisation(hs::now().value()); });
@@ -183,9 +193,11 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                  "longest a packet waited at the head of an injection FIFO (back-pressure on "
                  "the source: in-transit packets go first)",
                  [this] { return static_cast<double>(max_injection_wait_ps_) / 1e3; });
-  stats_.derived("events", "events",
-                 "network events handled (arrivals, credits, arbitrations, ...)",
-                 [this] { return static_cast<double>(heap_.handled()); });
+  // Every token return counts as one, whether it was posted or settled when its router next
+  // arbitrated (which is decided by what that router was doing when the return reached it).
+  stats_.derived(
+      "events", "events", "network events: arrivals, token returns, arbitrations, ...",
+      [this] { return static_cast<double>(heap_.handled() - credit_events_ + credits_sent_); });
   stats_.derived("min_free_tokens", "chunks", "fewest free tokens any VC ever had",
                  [this] { return static_cast<double>(min_tokens_); });
   stats_.limit({Limit::Kind::Utilisation, "link_utilisation_max", "fraction",
@@ -226,7 +238,7 @@ int64_t TorusNetwork::tokens_outstanding() const {
   for (int16_t t : tokens_) lent += static_cast<int64_t>(cfg_.vc_buffer_chunks) - t;
   const uint64_t now = hs::now().value();
   for (const auto& node : lazy_credits_) {
-    for (const LazyCredit& c : node.list) lent -= c.at <= now ? c.chunks : 0;
+    for (const LazyCredit& c : node.list) lent -= c.key.at <= now ? c.chunks : 0;
   }
   return lent;
 }
@@ -235,8 +247,8 @@ std::vector<std::string> TorusNetwork::undelivered(size_t max) const {
   std::vector<std::string> out;
   auto describe = [&](const Packet& p, int node, const std::string& where) {
     if (out.size() >= max) return;
-    out.push_back(fmt::format("packet {} {}->{} waiting at {} {}", p.id, shape_.name(p.src),
-                              shape_.name(p.dest), shape_.name(node), where));
+    out.push_back(fmt::format("packet {} {}->{} waiting at {} {}", packet_label(shape_, p),
+                              shape_.name(p.src), shape_.name(p.dest), shape_.name(node), where));
   };
   for (int node = 0; node < shape_.nodes(); ++node) {
     for (int slot = 0; slot < slots_; ++slot) {
@@ -318,7 +330,7 @@ bool TorusNetwork::inject(int queue, Packet* p) {
   }
   ++held;
   const uint64_t now = hs::now().value();
-  p->id = next_id_++;
+  p->id = packet_id(node, packets_made_[node]++);
   if (p->created_ps == 0) p->created_ps = now;
   p->injected_ps = now;
   if (trace_.on()) trace_.injection(node, queue, held, now);
@@ -338,7 +350,7 @@ bool TorusNetwork::inject(int queue, Packet* p) {
 }
 
 void TorusNetwork::schedule(const sc_core::sc_time& at, NetworkTimer* timer, int node) {
-  heap_.post(at, Action{Op::Timer, 0, 0, 0, node, timer});
+  post(at.value(), node, Action{Op::Timer, 0, 0, 0, node, timer});
 }
 
 void TorusNetwork::handle(const Action& a) {
@@ -356,9 +368,10 @@ void TorusNetwork::handle(const Action& a) {
       request(a.node, slot_of_injection(a.a));
       break;
     case Op::Credit:
+      ++credit_events_;
       tokens(a.node, a.a, a.vc) += a.chunks;
       if (trace_.on()) trace_.tokens(a.node, a.a, a.vc, tokens(a.node, a.a, a.vc), now);
-      post_arbitrate(a.node, a.a);
+      if (!link_failed(a.node, a.a)) post_arbitrate(a.node, a.a);
       break;
     case Op::OutputFree:
       wake_posted_[a.node * kOutputs + a.a] = 0;
@@ -473,7 +486,18 @@ void TorusNetwork::request(int node, int slot) {
   }
 }
 
-void TorusNetwork::post_lazy_credits(int node, int out, uint64_t at) {
+void TorusNetwork::receive_credit(int node, const LazyCredit& c) {
+  const size_t o = static_cast<size_t>(node) * kOutputs + c.dir;
+  // Traced, every return is an event, so the trace shows each when it lands.
+  if (trace_.on() || (requesters_[o] && !wake_posted_[o] && !link_failed(node, c.dir))) {
+    heap_.post_keyed(c.key, Action{Op::Credit, c.dir, c.vc, c.chunks, node, nullptr});
+    return;
+  }
+  lazy_credits_[node].add(c);
+  heap_.hold_until(c.key.at);  // the run still ends when the last token is back
+}
+
+void TorusNetwork::post_lazy_credits(int node, int out) {
   LazyCredits& lc = lazy_credits_[node];
   if (!(lc.dirs >> out & 1)) return;
   auto& list = lc.list;
@@ -482,13 +506,13 @@ void TorusNetwork::post_lazy_credits(int node, int out, uint64_t at) {
   for (size_t i = 0; i < list.size();) {
     const LazyCredit c = list[i];
     // One that has landed had nothing to wake: it is settled when the node arbitrates.
-    if (c.dir != out || heap_.passed(c.at, c.seq) || (at && c.at != at)) {
-      lc.earliest = std::min(lc.earliest, c.at);
+    if (c.dir != out || heap_.passed(c.key)) {
+      lc.earliest = std::min(lc.earliest, c.key.at);
       lc.dirs = static_cast<uint8_t>(lc.dirs | 1u << c.dir);
       ++i;
       continue;
     }
-    heap_.post_reserved(c.at, c.seq, Action{Op::Credit, c.dir, c.vc, c.chunks, node, nullptr});
+    heap_.post_keyed(c.key, Action{Op::Credit, c.dir, c.vc, c.chunks, node, nullptr});
     list[i] = list.back();
     list.pop_back();
   }
@@ -502,8 +526,8 @@ void TorusNetwork::settle_credits(int node) {
   lc.dirs = 0;
   for (size_t i = 0; i < list.size();) {
     const LazyCredit c = list[i];
-    if (!heap_.passed(c.at, c.seq)) {
-      lc.earliest = std::min(lc.earliest, c.at);
+    if (!heap_.passed(c.key)) {
+      lc.earliest = std::min(lc.earliest, c.key.at);
       lc.dirs = static_cast<uint8_t>(lc.dirs | 1u << c.dir);
       ++i;
       continue;
@@ -544,7 +568,7 @@ bool TorusNetwork::post_arbitrate(int node, int out) {
     return true;
   }
   if (pending == 0) {
-    heap_.post(now, Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
+    post(now, node, Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
   }
   pending = static_cast<uint8_t>(pending | 1u << out);
   return false;
@@ -556,15 +580,12 @@ void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
   if (free_ps == kFailed) {  // never frees: see whether the network is left standing still
     if (!watch_posted_) {
       watch_posted_ = true;
-      heap_.post(hs::now().value(), Action{Op::Watch, 0, 0, 0, node, nullptr});
+      post(hs::now().value(), node, Action{Op::Watch, 0, 0, 0, node, nullptr});
     }
     return;
   }
   posted = 1;
-  // A return landing as the link frees, placed before this wake-up, would have asked for the
-  // arbitration first (which orders nodes' arbitrations in that instant): keep it.
-  if (out != kReception) post_lazy_credits(node, out, free_ps);
-  heap_.post(free_ps, Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
+  post(free_ps, node, Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
 }
 
 TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Request& r, int dir,
@@ -686,7 +707,7 @@ void TorusNetwork::arbitrate(int node, int out) {
           }
         }
       }
-      const OutputOption& pick = opts[selection_.pick(opts.data(), n, rng_)];
+      const OutputOption& pick = opts[selection_.pick(opts.data(), n, selection_rng_[node])];
       dir = pick.dir;
       vc = pick.vc;
     }
@@ -743,8 +764,8 @@ void TorusNetwork::arbitrate_reception(int node) {
     if (!ep) {
       CheckRegistry::instance().fail(
           "torus network: every destination node has an endpoint", name(),
-          fmt::format("packet {} for node {} which has no endpoint attached", p->id,
-                      shape_.name(node)));
+          fmt::format("packet {} for node {} which has no endpoint attached",
+                      packet_label(shape_, *p), shape_.name(node)));
       return;
     }
     if (!ep->accept(*p)) return;  // the endpoint calls reception_ready
@@ -760,7 +781,7 @@ void TorusNetwork::arbitrate_reception(int node) {
     withdraw(node, slot);
     release_input(node, *p, slot, done);
     slot_fifo(node, slot).pop();
-    heap_.post(done, Action{Op::Deliver, 0, 0, 0, node, p});
+    post(done, node, Action{Op::Deliver, 0, 0, 0, node, p});
     next_head(node, slot);
   }
 }
@@ -773,28 +794,25 @@ void TorusNetwork::deposit_copy(int node, int slot, uint64_t done) {
   *copy = *p;
   p->deposited = true;
   withdraw(node, slot);
-  heap_.post(done, Action{Op::Deliver, 0, 0, 0, node, copy});
+  post(done, node, Action{Op::Deliver, 0, 0, 0, node, copy});
   request(node, slot);
 }
 
 void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_t at) {
   if (in_slot >= kDirs * vcs_) {
-    heap_.post(at, Action{Op::InjectionSlotFree, static_cast<int8_t>(in_slot - kDirs * vcs_), 0, 0,
-                          node, nullptr});
+    post(at, node,
+         Action{Op::InjectionSlotFree, static_cast<int8_t>(in_slot - kDirs * vcs_), 0, 0, node,
+                nullptr});
     return;
   }
-  // The buffer belongs to the upstream router's output in the packet's travel direction.
+  // The buffer belongs to the upstream router's output in the packet's travel direction: its
+  // tokens go back there, a token latency after the tail left.
   const int upstream = neighbour(node, opposite(p.prev_dir));
   const uint8_t chunks = static_cast<uint8_t>(p.chunks - (fault_leak_token_ ? 1 : 0));
   fault_leak_token_ = false;
-  const uint64_t due = at + credit_ps_, seq = heap_.reserve();
-  const size_t o = static_cast<size_t>(upstream) * kOutputs + p.prev_dir;
-  if (requesters_[o] && !wake_posted_[o]) {
-    heap_.post_reserved(due, seq, Action{Op::Credit, p.prev_dir, p.vc, chunks, upstream, nullptr});
-  } else {
-    lazy_credits_[upstream].add(LazyCredit{due, seq, p.prev_dir, p.vc, chunks});
-    heap_.hold_until(due);  // the run still ends when the last token is back
-  }
+  ++credits_sent_;
+  receive_credit(upstream,
+                 LazyCredit{origins_[node].next(at + credit_ps_), p.prev_dir, p.vc, chunks});
 }
 
 void TorusNetwork::grant(int node, int slot, int dir, int vc) {
@@ -803,7 +821,8 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   Packet* p = f.front();
   const uint64_t ser = ser_ps_[p->chunks];
   // The copy that passes its CRC check leaves at `start` (now, unless some were corrupted).
-  const uint64_t start = crc_error_.hit() ? retransmit(node, dir, *p, now, ser) : now;
+  const size_t link = static_cast<size_t>(node) * kDirs + dir;
+  const uint64_t start = crc_error_.hit(link) ? retransmit(node, dir, *p, now, ser) : now;
   link_free_ps_[node * kDirs + dir] = start + ser;
   link_busy_ps_[node * kDirs + dir] += start + ser - now;
   last_grant_ps_[node * kDirs + dir] = now;
@@ -839,8 +858,8 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
   const int next = neighbour(node, dir);
-  heap_.post(start + wire_ps_ + (next == p->dest ? 0 : router_ps_),
-             Action{Op::Arrive, 0, 0, 0, next, p});
+  post(start + wire_ps_ + (next == p->dest ? 0 : router_ps_), node,
+       Action{Op::Arrive, 0, 0, 0, next, p});
   prefetch_arrival(next, dir, vc);
   next_head(node, slot);
 }
@@ -875,7 +894,7 @@ uint64_t TorusNetwork::retransmit(int node, int dir, const Packet& p, uint64_t s
                     bytes);
     if (trace_.on()) trace_.crc_error(p, node, dir, start, start + ser, start + ser + retry_ps_);
     start += ser + retry_ps_;
-  } while (crc_error_.hit());
+  } while (crc_error_.hit(static_cast<size_t>(node) * kDirs + dir));
   return start;
 }
 
@@ -883,8 +902,8 @@ void TorusNetwork::next_head(int node, int slot) {
   const Packet* p = slot_fifo(node, slot).front();
   if (!p) return;
   if (p->arrived_ps > hs::now().value()) {  // an injection FIFO's packet still being written
-    heap_.post(p->arrived_ps,
-               Action{Op::Ready, static_cast<int8_t>(slot - kDirs * vcs_), 0, 0, node, nullptr});
+    post(p->arrived_ps, node,
+         Action{Op::Ready, static_cast<int8_t>(slot - kDirs * vcs_), 0, 0, node, nullptr});
   } else {
     request(node, slot);
   }

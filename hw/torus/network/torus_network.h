@@ -18,11 +18,20 @@
 // reception port) the endpoint makes room. A blocked packet costs nothing until then.
 //
 // All routers share one event heap (see tlm/timing/event_heap.h), so a 4096-node machine costs
-// no more SystemC processes than a 2-node one. A token return is an event only if it can wake
-// its output: one with requesters and no wake-up posted, i.e. whose last arbitration found no
-// tokens (the only way an output comes to wait on them). Otherwise it waits in a per-node list
-// and is added when that node next arbitrates, or posted if its output starts waiting first. It
-// keeps its place in the event order either way: timing is that of one event per return.
+// no more SystemC processes than a 2-node one. Every action takes its place in the order of
+// same-time actions from the router that posts it (tlm/timing/timeline.h): a router's
+// own sequence, never a machine-wide count, so the order depends on no other router. Routers
+// touch only their own state at the current time; what one does to a neighbour is a timed
+// message, as on the wire: a packet's head arrives a wire (and router) latency after its grant,
+// a buffer's tokens return a token latency after the tail left. Each router draws its output
+// selections from its own random stream, each link numbers its traversals for CRC errors, and
+// each source numbers its packets, all from the run's seed and the coordinates.
+//
+// A token return is an event only if it can wake its output: one with requesters and no
+// wake-up posted, i.e. whose last arbitration found no tokens (the only way an output comes to
+// wait on them). Otherwise it waits in the receiving router's list and is added when that
+// router next arbitrates, or posted if its output starts waiting first. It keeps the place its
+// sender gave it either way: timing is that of one event per return.
 //
 // Deposit bit. A deposit packet's destination lies on a line with its source; it takes the
 // deterministic (dimension-order) route, and at each router past its source it first asks for
@@ -61,6 +70,8 @@
 #include "hw/torus/network/routing/routing_function.h"
 #include "hw/torus/network/torus_packet.h"
 #include "hw/torus/network/torus_shape.h"
+#include "tlm/common/random_stream.h"
+#include "tlm/fault/fault_streams.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/event_heap.h"
 
@@ -245,9 +256,13 @@ class TorusNetwork : public sc_core::sc_module {
   void note_wait(int node, int slot);  // the granted head's wait at this router, for the max
   // The packet's tail leaves input `in_slot` of `node` at `at`: return its buffer tokens.
   void release_input(int node, const Packet& p, int in_slot, uint64_t at);
-  // Output `out` of `node` waits for tokens (or, at time `at` only, frees): post its token
-  // returns still to land (landing at `at`).
-  void post_lazy_credits(int node, int out, uint64_t at = 0);
+  // A token return from downstream reaches `node`'s list (or is posted, if its output waits).
+  struct LazyCredit;
+  void receive_credit(int node, const LazyCredit& c);
+  // Output `out` of `node` waits for tokens: post its token returns still to land.
+  void post_lazy_credits(int node, int out);
+  // Posts `a` at `at` in `node`'s router's place in the order.
+  void post(uint64_t at, int node, const Action& a) { heap_.post(at, origins_[node], a); }
   // Adds the token returns of `node` that have landed (before it reads its tokens).
   void settle_credits(int node);
   int16_t& tokens(int node, int dir, int vc) { return tokens_[(node * kDirs + dir) * vcs_ + vc]; }
@@ -283,8 +298,8 @@ class TorusNetwork : public sc_core::sc_module {
   std::vector<uint64_t> fill_done_ps_;  // each injection FIFO's write port is busy until
   std::vector<int16_t> tokens_;
   struct LazyCredit {  // a token return not (yet) posted as an event
-    uint64_t at, seq;  // when it lands and its place in the event order
-    int8_t dir, vc;
+    Order key;         // when it lands and its place in the order (its sender's)
+    int8_t dir, vc;    // the receiving router's output and VC
     uint8_t chunks;
   };
   struct LazyCredits {  // a node's, unordered; what they cover, to skip them cheaply
@@ -293,7 +308,7 @@ class TorusNetwork : public sc_core::sc_module {
     uint8_t dirs = 0;                // bit d: a return for output d may be listed
     void add(const LazyCredit& c) {
       list.push_back(c);
-      earliest = std::min(earliest, c.at);
+      earliest = std::min(earliest, c.key.at);
       dirs = static_cast<uint8_t>(dirs | 1u << c.dir);
     }
   };
@@ -307,16 +322,18 @@ class TorusNetwork : public sc_core::sc_module {
   std::vector<uint8_t> wake_posted_, rr_;
   std::vector<uint8_t> arb_pending_;  // per node: outputs to arbitrate at the end of the instant
   std::vector<Request> requests_;     // node * slots_ + slot
-  std::mt19937_64 rng_;
+  std::vector<Origin> origins_;       // per router: its place in the order of same-time actions
+  std::vector<RandomStream> selection_rng_;  // per router: its output selections' draws
+  std::vector<uint32_t> packets_made_;       // per source node: packets injected so far
   PacketPool pool_;
   EventHeap<Action> heap_;
   NetworkTrace trace_;  // hooks test trace_.on() first: the one cost when tracing is off
   HopObserver hop_observer_;
   bool fault_misroute_ = false, fault_eject_early_ = false;
   bool fault_leak_token_ = false, fault_overrun_ = false;
-  uint64_t next_id_ = 0;
+  uint64_t credits_sent_ = 0, credit_events_ = 0;  // token returns; those that were events
   // Link faults.
-  FaultInjector crc_error_;
+  FaultStreams crc_error_;  // one stream per link: node * kDirs + dir
   uint64_t retry_ps_;
   std::vector<uint64_t> link_crc_errors_;  // per link, only when CRC errors are injected
   struct LinkFailure {

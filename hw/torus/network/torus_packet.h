@@ -42,7 +42,7 @@ struct Packet {
   uint16_t payload_bytes = 0;
 
   // Model bookkeeping.
-  uint64_t id = 0;
+  uint64_t id = 0;           // packet_id: the source and its count of packets
   uint64_t created_ps = 0;   // when the source created it (latency includes source queueing)
   uint64_t injected_ps = 0;  // when it entered an injection FIFO (its age for arbitration)
   uint64_t launched_ps = 0;  // when it left the injection FIFO (granted its first link)
@@ -57,6 +57,15 @@ struct Packet {
   // Last: the routers read only the fields above, which then share one cache line.
   uint8_t payload[kMaxPacketBytes];
 };
+
+// A packet's id: its source node (high half) and that source's count of packets so far, so
+// ids do not depend on the order in which the machine's sources inject.
+inline uint64_t packet_id(int src, uint32_t n) {
+  return uint64_t{static_cast<uint32_t>(src)} << 32 | n;
+}
+inline uint32_t packet_number(uint64_t id) {
+  return static_cast<uint32_t>(id);
+}
 
 // Packets are recycled: a steady stream allocates nothing.
 class PacketPool {

@@ -7,6 +7,12 @@
 
 namespace hs::torus {
 
+namespace {
+double mean_ns(uint64_t sum_ps, uint64_t count) {
+  return static_cast<double>(sum_ps) / 1e3 / static_cast<double>(count);
+}
+}  // namespace
+
 TrafficGenerator::TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg)
     : net_(net),
       cfg_(cfg),
@@ -87,17 +93,18 @@ void TrafficGenerator::received(int node, Packet* p) {
   if (now >= window_.start_ps && now < window_.end_ps) {
     window_bytes_ += net_.config().wire_bytes(p->chunks);
     half_bytes_[now >= mid] += net_.config().wire_bytes(p->chunks);
-    half_transit_sum_ns_[now >= mid] += (now - p->launched_ps) / 1e3;
-    half_injection_wait_sum_ns_[now >= mid] += (p->launched_ps - p->injected_ps) / 1e3;
+    half_transit_sum_ps_[now >= mid] += now - p->launched_ps;
+    half_injection_wait_sum_ps_[now >= mid] += p->launched_ps - p->injected_ps;
     // (A packet created at time 0 is stamped 1 ps.)
-    half_source_queue_sum_ns_[now >= mid] +=
-        (std::max(p->injected_ps, p->created_ps) - p->created_ps) / 1e3;
+    half_source_queue_sum_ps_[now >= mid] +=
+        std::max(p->injected_ps, p->created_ps) - p->created_ps;
     ++half_delivered_[now >= mid];
   }
   if (p->created_ps >= window_.start_ps && p->created_ps < window_.end_ps) {
-    const double ns = (now - p->created_ps) / 1e3;
-    latencies_ns_.push_back(static_cast<float>(ns));
-    half_latency_sum_ns_[p->created_ps >= mid] += ns;
+    const uint64_t latency = now - p->created_ps;
+    latencies_ns_.push_back(static_cast<float>(latency / 1e3));
+    latency_sum_ps_ += latency;
+    half_latency_sum_ps_[p->created_ps >= mid] += latency;
     ++half_latency_count_[p->created_ps >= mid];
   }
   net_.pool().give(p);
@@ -118,7 +125,8 @@ double TrafficGenerator::accepted_per_node_half(int half) const {
 }
 
 double TrafficGenerator::mean_latency_half_ns(int half) const {
-  return half_latency_count_[half] ? half_latency_sum_ns_[half] / half_latency_count_[half] : 0;
+  return half_latency_count_[half] ? mean_ns(half_latency_sum_ps_[half], half_latency_count_[half])
+                                   : 0;
 }
 
 // Over the packets delivered in the half (the sums' own packets).
@@ -127,22 +135,21 @@ double TrafficGenerator::mean_network_latency_half_ns(int half) const {
 }
 
 double TrafficGenerator::mean_transit_latency_half_ns(int half) const {
-  return half_delivered_[half] ? half_transit_sum_ns_[half] / half_delivered_[half] : 0;
+  return half_delivered_[half] ? mean_ns(half_transit_sum_ps_[half], half_delivered_[half]) : 0;
 }
 
 double TrafficGenerator::mean_injection_wait_half_ns(int half) const {
-  return half_delivered_[half] ? half_injection_wait_sum_ns_[half] / half_delivered_[half] : 0;
+  return half_delivered_[half] ? mean_ns(half_injection_wait_sum_ps_[half], half_delivered_[half])
+                               : 0;
 }
 
 double TrafficGenerator::mean_source_queue_half_ns(int half) const {
-  return half_delivered_[half] ? half_source_queue_sum_ns_[half] / half_delivered_[half] : 0;
+  return half_delivered_[half] ? mean_ns(half_source_queue_sum_ps_[half], half_delivered_[half])
+                               : 0;
 }
 
 double TrafficGenerator::mean_latency_ns() const {
-  if (latencies_ns_.empty()) return 0;
-  double s = 0;
-  for (float v : latencies_ns_) s += v;
-  return s / static_cast<double>(latencies_ns_.size());
+  return latencies_ns_.empty() ? 0 : mean_ns(latency_sum_ps_, latencies_ns_.size());
 }
 
 double TrafficGenerator::percentile_latency_ns(double q) const {

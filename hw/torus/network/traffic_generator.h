@@ -87,13 +87,15 @@ class TrafficGenerator : public NetworkTimer {
   std::vector<Source> sources_;
   MeasurementWindow window_;
   uint64_t generated_ = 0, refused_ = 0, delivered_ = 0, misdelivered_ = 0;
+  // Sums are whole picoseconds: exact, so the same however the deliveries are ordered.
   uint64_t window_bytes_ = 0;
   std::array<uint64_t, 2> half_bytes_{}, half_latency_count_{}, half_delivered_{};
-  std::array<double, 2> half_latency_sum_ns_{};
+  std::array<uint64_t, 2> half_latency_sum_ps_{};
   // Over the packets delivered in each half: transit, injection FIFO and source queue waits.
-  std::array<double, 2> half_transit_sum_ns_{}, half_injection_wait_sum_ns_{},
-      half_source_queue_sum_ns_{};
+  std::array<uint64_t, 2> half_transit_sum_ps_{}, half_injection_wait_sum_ps_{},
+      half_source_queue_sum_ps_{};
   int active_nodes_ = 0;
+  uint64_t latency_sum_ps_ = 0;
   std::vector<float> latencies_ns_;  // packets created in the window
 };
 

@@ -2,6 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
 #include "hw/torus/node/trace_selection.h"
 #include "tlm/common/memory_budget.h"
 #include "tlm/params/param_registry.h"
@@ -14,6 +20,25 @@ namespace {
 struct TeardownSlot : sc_core::sc_module {
   explicit TeardownSlot(sc_core::sc_module_name n) : sc_module(n) {}
 };
+// The order the nodes are built in: by number, or, for the test that proves results do not
+// depend on it, as HYBRIDSIM_TEST_ELABORATION says ("reverse", or "shuffle:SEED").
+std::vector<int> elaboration_order(int n) {
+  std::vector<int> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  const char* hook = std::getenv("HYBRIDSIM_TEST_ELABORATION");
+  const std::string how = hook ? hook : "";
+  if (how == "reverse") {
+    std::reverse(order.begin(), order.end());
+  } else if (how.rfind("shuffle:", 0) == 0) {
+    std::mt19937_64 rng(std::stoull(how.substr(8)));
+    std::shuffle(order.begin(), order.end(), rng);
+  } else if (!how.empty()) {
+    throw std::invalid_argument("HYBRIDSIM_TEST_ELABORATION is 'reverse' or 'shuffle:SEED', not '" +
+                                how + "'");
+  }
+  return order;
+}
+
 }  // namespace
 
 TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
@@ -44,13 +69,14 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
     teardown_slots_.push_back(
         std::make_unique<TeardownSlot>(fmt::format("teardown_slot{}", i).c_str()));
   }
-  nodes.reserve(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) {
+  nodes.resize(static_cast<size_t>(n));
+  for (int i : elaboration_order(n)) {
     const Coord c = network->shape().coord(i);
     const std::string node = node_name(c);
     if (!traced.contains(c)) SignalTrace::instance().hide(prefix + "." + node);
     SharedParams shared(prefix + "." + node, prefix + ".node");
-    nodes.push_back(std::make_unique<ComputeNode>(node.c_str(), i, *network, dma_cfg));
+    nodes[static_cast<size_t>(i)] =
+        std::make_unique<ComputeNode>(node.c_str(), i, *network, dma_cfg);
   }
   StatsRegistry::instance().set_detached(false);
 

@@ -10,7 +10,7 @@ class MostTokens : public OutputSelection {
   const char* summary() const override {
     return "the option with the most free downstream tokens (Blue Gene/P)";
   }
-  int pick(const OutputOption* o, int n, std::mt19937_64&) const override {
+  int pick(const OutputOption* o, int n, RandomStream&) const override {
     int best = 0;
     for (int i = 1; i < n; ++i) {
       if (o[i].tokens > o[best].tokens) best = i;
@@ -23,7 +23,7 @@ class Random : public OutputSelection {
  public:
   const char* name() const override { return "random"; }
   const char* summary() const override { return "uniformly random among the options"; }
-  int pick(const OutputOption*, int n, std::mt19937_64& rng) const override {
+  int pick(const OutputOption*, int n, RandomStream& rng) const override {
     return static_cast<int>(rng() % static_cast<uint64_t>(n));
   }
 };
@@ -34,7 +34,7 @@ class LeastRecent : public OutputSelection {
   const char* summary() const override {
     return "the direction granted longest ago at this router";
   }
-  int pick(const OutputOption* o, int n, std::mt19937_64&) const override {
+  int pick(const OutputOption* o, int n, RandomStream&) const override {
     int best = 0;
     for (int i = 1; i < n; ++i) {
       if (o[i].last_used_ps < o[best].last_used_ps ||

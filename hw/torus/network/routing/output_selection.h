@@ -6,13 +6,13 @@
 //
 //  most_tokens   (Blue Gene/P) the direction and dynamic VC with the most free downstream
 //                tokens: join the shortest queue; ties go to the lowest direction, then VC.
-//  random        uniformly random among the options (the router's own generator: runs stay
-//                deterministic for a seed).
+//  random        uniformly random among the options (each router draws from its own stream,
+//                seeded from the run's seed and its coordinates).
 //  least_recent  the direction whose link was granted longest ago at this router, spreading
 //                load across the minimal directions; ties as most_tokens.
 #pragma once
 #include <cstdint>
-#include <random>
+#include "tlm/common/random_stream.h"
 
 #include "hw/torus/network/routing/policy_list.h"
 
@@ -30,7 +30,7 @@ class OutputSelection {
   virtual const char* name() const = 0;
   virtual const char* summary() const = 0;
   // Index into options[0..n), n >= 1.
-  virtual int pick(const OutputOption* options, int n, std::mt19937_64& rng) const = 0;
+  virtual int pick(const OutputOption* options, int n, RandomStream& rng) const = 0;
 };
 
 const PolicyList<OutputSelection>& output_selections();

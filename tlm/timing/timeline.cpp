@@ -1,0 +1,205 @@
+#include "tlm/timing/timeline.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+// sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
+#include <sysc/kernel/sc_dynamic_processes.h>
+
+#include "tlm/common/random_stream.h"
+
+namespace hs {
+
+uint64_t origin_id(const std::string& name) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a, then mixed so near names spread apart
+  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  return splitmix64(h);
+}
+
+std::string child_name(const char* basename) {
+  const sc_core::sc_module* parent = sc_core::sc_get_curr_simcontext()->hierarchy_curr();
+  const std::string unique = sc_core::sc_gen_unique_name(basename);
+  return parent ? std::string(parent->name()) + "." + unique : unique;
+}
+
+// The test hook's events (see the header): a few kernel events waking a process that does
+// nothing, and an alarm nobody waits on, rung from an origin drawn at random.
+struct Timeline::Noise {
+  explicit Noise(uint64_t seed) : rng(seed), owner(0), alarm(owner) {
+    sc_core::sc_spawn_options opts;
+    opts.spawn_method();
+    for (auto& e : events) opts.set_sensitivity(&e);
+    opts.dont_initialize();
+    sc_core::sc_spawn([] {}, sc_core::sc_gen_unique_name("timeline_noise"), &opts);
+  }
+  RandomStream rng;
+  sc_core::sc_event events[3];
+  Origin owner;
+  Alarm alarm;
+};
+
+Timeline& Timeline::instance() {
+  static Timeline* timeline = new Timeline();  // never destroyed: processes outlive statics
+  return *timeline;
+}
+
+Timeline::Timeline() {
+  sc_core::sc_spawn_options opts;
+  opts.spawn_method();
+  opts.set_sensitivity(&wake_);
+  opts.dont_initialize();
+  sc_core::sc_spawn([this] { dispatch(); }, sc_core::sc_gen_unique_name("timeline"), &opts);
+  if (const char* seed = std::getenv("HYBRIDSIM_TEST_NOISE")) {
+    noise_ = new Noise(std::strtoull(seed, nullptr, 10));
+  }
+}
+
+void Timeline::add_noise(uint64_t at) {
+  // Only ever at the next wake-up: noise moved with it never outlasts the model's own events.
+  for (auto& e : noise_->events) e.cancel();
+  ++noise_->alarm.armed_;
+  if (at == UINT64_MAX) return;
+  const sc_core::sc_time delay = sc_core::sc_time::from_value(at - hs::now().value());
+  const uint64_t r = noise_->rng();
+  for (int i = 0; i < 3; ++i) {
+    if (r >> i & 1) noise_->events[i].notify(delay);
+  }
+  if (at > hs::now().value() && (r >> 3 & 1)) {
+    rings_.push(Ringing{Order::of(at, noise_->rng(), 0), &noise_->alarm, noise_->alarm.armed_});
+  }
+}
+
+void Timeline::add_lane(TimelineLane* lane) {
+  lanes_.push_back(lane);
+}
+
+void Timeline::remove_lane(TimelineLane* lane) {
+  lanes_.erase(std::remove(lanes_.begin(), lanes_.end(), lane), lanes_.end());
+}
+
+void Timeline::lane_changed(uint64_t at) {
+  if (!dispatching_ && at < wake_at_) wake(at);
+}
+
+void Timeline::hold_until(uint64_t at) {
+  if (at <= horizon_) return;
+  horizon_ = at;
+  if (!dispatching_ && at < wake_at_) wake(at);
+}
+
+void Timeline::wake(uint64_t at) {
+  wake_at_ = at;
+  wake_.notify(sc_core::sc_time::from_value(at - hs::now().value()));
+  if (noise_) add_noise(at);
+}
+
+void Timeline::ring(const Order& key, Alarm* alarm, uint64_t ticket) {
+  rings_.push(Ringing{key, alarm, ticket});
+  lane_changed(key.at);
+}
+
+void Timeline::dispatch() {
+  const uint64_t now = hs::now().value();
+  static constexpr Order kNone{UINT64_MAX, UINT64_MAX, UINT64_MAX};  // after every entry
+  dispatching_ = true;
+  for (;;) {
+    // Everything due, in order: the earliest of the ringings' and the lanes' tops runs, and a
+    // lane runs its own entries in one go until another source's top comes first.
+    TimelineLane* lane = nullptr;
+    const Order* best = rings_.empty() || rings_.top().key.at > now ? nullptr : &rings_.top().key;
+    const Order* second = nullptr;
+    for (TimelineLane* l : lanes_) {
+      const Order* t = l->top();
+      if (!t || t->at > now) continue;
+      if (!best || *t < *best) {
+        second = best;
+        best = t;
+        lane = l;
+      } else if (!second || *t < *second) {
+        second = t;
+      }
+    }
+    if (!best) break;
+    if (lane) {
+      // Entries other sources post meanwhile lie in the future: `second` stays the limit.
+      run_ += lane->run_due(now, second ? *second : kNone, current_);
+      continue;
+    }
+    current_ = rings_.top().key;
+    ++run_;
+    const Ringing r = rings_.pop();
+    if (r.alarm->armed_ == r.ticket) {
+      r.alarm->ringing_at_ = UINT64_MAX;
+      r.alarm->event_.notify();
+    }
+  }
+  // Then what was posted for this instant meanwhile, lane by lane, until none is left.
+  in_now_queue_ = true;
+  for (bool ran = true; ran;) {
+    ran = false;
+    for (TimelineLane* l : lanes_) {
+      const uint64_t n = l->run_now_queue();
+      run_ += n;
+      ran = ran || n > 0;
+    }
+  }
+  in_now_queue_ = false;
+  dispatching_ = false;
+  first_round_done_at_ = now;
+  last_activity_ = now;
+  wake_at_ = UINT64_MAX;
+  const uint64_t next = next_due();
+  if (next != UINT64_MAX) {
+    wake(next);
+  } else if (noise_) {
+    add_noise(UINT64_MAX);
+  }
+}
+
+void Timeline::purge() {
+  while (!rings_.empty() && rings_.top().alarm->armed_ != rings_.top().ticket) rings_.pop();
+}
+
+uint64_t Timeline::next_due() {
+  purge();
+  uint64_t next = rings_.empty() ? UINT64_MAX : rings_.top().key.at;
+  for (TimelineLane* l : lanes_) {
+    if (const Order* t = l->top()) next = std::min(next, t->at);
+  }
+  if (next == UINT64_MAX && horizon_ > hs::now().value()) next = horizon_;
+  return next;
+}
+
+void Timeline::dropped(uint64_t at) {
+  if (dispatching_ || at != wake_at_) return;
+  // The dispatcher was to wake for it: wake for what is left instead (if anything).
+  wake_.cancel();
+  wake_at_ = UINT64_MAX;
+  const uint64_t next = next_due();
+  if (next != UINT64_MAX) {
+    wake(next);
+  } else if (noise_) {
+    add_noise(UINT64_MAX);
+  }
+}
+
+void Alarm::ring_in(const sc_core::sc_time& delay) {
+  cancel();
+  if (delay == sc_core::SC_ZERO_TIME) {
+    event_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  ringing_at_ = hs::now().value() + delay.value();
+  Timeline::instance().ring(owner_.next(ringing_at_), this, armed_);
+}
+
+void Alarm::cancel() {
+  ++armed_;
+  event_.cancel();
+  if (ringing_at_ == UINT64_MAX) return;
+  const uint64_t at = ringing_at_;
+  ringing_at_ = UINT64_MAX;
+  Timeline::instance().dropped(at);
+}
+
+}  // namespace hs
