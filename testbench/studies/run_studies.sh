@@ -8,6 +8,8 @@
 #   goodput and latency vs link error rate: PCIe (LCRC errors, replay) and the torus (CRC
 #   errors, retransmission)
 #   every protocol's goodput vs the error rate of the fault that reaches it (protocol_errors.sh)
+#   what each hybrid-node protocol saves on the direct attachment and on the TriBlade, and
+#   time per message vs size for copying, DMA and pin/DMA/unpin (roadrunner_protocols.sh)
 #   the Cell's programming interface: DMA latency vs size, a double-buffered stream's
 #   bandwidth vs its buffer size, an atomic counter's throughput vs the SPEs incrementing it
 #   MPI: halo3d and alltoall time per iteration vs machine size (halo3d up to 16x16x16, about
@@ -121,5 +123,6 @@ plot "$out/mpi_halo3d_scale" --x results:ranks --y results:time_per_iteration_ns
   --title "halo3d, 6 neighbours, 16^3 cells a rank: time per iteration vs machine size"
 
 STUDIES_OUT="$out" FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/protocol_errors.sh" "$@"
+STUDIES_OUT="$out" FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/roadrunner_protocols.sh" "$@"
 FIGURES_OUT="$fig" HYBRIDSIM="$bin" bash "$studies/link_heatmap.sh"
 echo "figures in $fig"

@@ -426,7 +426,10 @@ TEST(SweepRun, TheReadyMadeStudiesAreValidSweeps) {
                                                 {"mpi_halo3d_scale", 4},
                                                 {"cell_latency_size", 60},
                                                 {"cell_stream_buffer", 30},
-                                                {"cell_atomic_spes", 8}};
+                                                {"cell_atomic_spes", 8},
+                                                {"roadrunner_mirrored_counters", 4},
+                                                {"roadrunner_registration_cache", 4},
+                                                {"roadrunner_transfer_size", 48}};
   for (const auto& [name, n] : points) {
     const std::string out = temp_path("study_" + name);
     auto r = hybridsim("sweep " + std::string(HYBRIDSIM_STUDY_DIR) + "/" + name +
