@@ -39,6 +39,15 @@ class CollContext {
   uint64_t end_;
 };
 
+// Rooted algorithms work in virtual ranks (v = rank - root modulo P), so the root is virtual
+// rank 0 and a subtree holds consecutive virtual ranks.
+inline int virtual_rank(const CollContext& c) {
+  return (c.rank - c.call.root + c.size) % c.size;
+}
+inline int real_rank(const CollContext& c, int v) {
+  return (v + c.call.root) % c.size;
+}
+
 using AlgorithmFn = void (*)(CollContext&);
 // Whether the places on the torus of a communicator's ranks (`group`: their world ranks, empty
 // for the world) suit an algorithm; if not, `why` says how.

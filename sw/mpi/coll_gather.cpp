@@ -9,14 +9,81 @@
 namespace hs::fw::mpi {
 
 namespace {
-int real_rank(const CollContext& c, int v) {
-  return (v + c.call.root) % c.size;
-}
-int virtual_rank(const CollContext& c) {
-  return (c.rank - c.call.root + c.size) % c.size;
-}
 uint64_t at(uint64_t base, int block, uint32_t bytes) {
   return base + static_cast<uint64_t>(block) * bytes;
+}
+
+// The root's P blocks of a gather (its receive buffer) or a scatter (its send buffer): equal
+// blocks one after another, or the v forms' byte counts and displacements.
+struct Blocks {
+  uint64_t base = 0;
+  uint32_t each = 0;
+  const std::vector<uint32_t>* counts = nullptr;  // null: `each` bytes a block
+  const std::vector<uint32_t>* displs = nullptr;
+  static Blocks uniform(uint64_t base, uint32_t each) { return {base, each, nullptr, nullptr}; }
+  static Blocks listed(uint64_t base, const std::vector<uint32_t>& counts,
+                       const std::vector<uint32_t>& displs) {
+    return {base, 0, &counts, &displs};
+  }
+  uint64_t addr(int i) const {
+    return counts ? base + (*displs)[static_cast<size_t>(i)] : at(base, i, each);
+  }
+  uint32_t bytes(int i) const { return counts ? (*counts)[static_cast<size_t>(i)] : each; }
+};
+
+// The v forms' blocks: the root's receive buffer (gathers) or send buffer (scatters).
+Blocks gathered(const CollContext& c) {
+  return Blocks::listed(c.call.recv, c.call.recv_counts, c.call.recv_displs);
+}
+Blocks scattered(const CollContext& c) {
+  return Blocks::listed(c.call.send, c.call.send_counts, c.call.send_displs);
+}
+
+// A non-root rank's part of a gather (its block to the root) or a scatter (its block from it).
+void exchange_with_root(CollContext& c, bool gather) {
+  if (gather) {
+    c.send(c.call.send, c.call.bytes, c.call.root);
+  } else {
+    c.recv(c.call.recv, c.call.bytes, c.call.root);
+  }
+}
+
+// The root's own block stays on the node: copied between its send and receive buffers.
+void copy_own_block(CollContext& c, const Blocks& b, bool gather) {
+  const uint32_t n = std::min(c.call.bytes, b.bytes(c.rank));
+  if (gather) {
+    c.copy(b.addr(c.rank), c.call.send, n);
+  } else {
+    c.copy(c.call.recv, b.addr(c.rank), n);
+  }
+}
+
+// Linear: the root posts every other rank's block at once (receives for a gather, sends for a
+// scatter), copies its own, and waits for all.
+void root_blocks_linear(CollContext& c, const Blocks& b, bool gather) {
+  if (c.rank != c.call.root) return exchange_with_root(c, gather);
+  std::vector<Request> reqs;
+  for (int i = 0; i < c.size; ++i) {
+    if (i == c.rank) continue;
+    reqs.push_back(gather ? c.comm.irecv(b.addr(i), b.bytes(i), i, c.tag, kCollective)
+                          : c.comm.isend(b.addr(i), b.bytes(i), i, c.tag, kCollective));
+  }
+  copy_own_block(c, b, gather);
+  c.comm.waitall(reqs);
+}
+
+// Sequential: the root takes the ranks one at a time, in rank order.
+void root_blocks_sequential(CollContext& c, const Blocks& b, bool gather) {
+  if (c.rank != c.call.root) return exchange_with_root(c, gather);
+  for (int i = 0; i < c.size; ++i) {
+    if (i == c.rank) {
+      copy_own_block(c, b, gather);
+    } else if (gather) {
+      c.recv(b.addr(i), b.bytes(i), i);
+    } else {
+      c.send(b.addr(i), b.bytes(i), i);
+    }
+  }
 }
 }  // namespace
 
@@ -43,52 +110,15 @@ void gather_binomial(CollContext& c) {
 }
 
 void gather_linear(CollContext& c) {
-  const uint32_t n = c.call.bytes;
-  if (c.rank != c.call.root) {
-    c.send(c.call.send, n, c.call.root);
-    return;
-  }
-  std::vector<Request> reqs;
-  for (int i = 0; i < c.size; ++i) {
-    if (i != c.rank) reqs.push_back(c.comm.irecv(at(c.call.recv, i, n), n, i, c.tag, kCollective));
-  }
-  c.copy(at(c.call.recv, c.rank, n), c.call.send, n);
-  c.comm.waitall(reqs);
+  root_blocks_linear(c, Blocks::uniform(c.call.recv, c.call.bytes), true);
 }
 
 void gatherv_linear(CollContext& c) {
-  const auto& call = c.call;
-  if (c.rank != call.root) {
-    c.send(call.send, call.bytes, call.root);
-    return;
-  }
-  std::vector<Request> reqs;
-  for (int i = 0; i < c.size; ++i) {
-    const auto k = static_cast<size_t>(i);
-    if (i != c.rank) {
-      reqs.push_back(c.comm.irecv(call.recv + call.recv_displs[k], call.recv_counts[k], i, c.tag,
-                                  kCollective));
-    }
-  }
-  const auto me = static_cast<size_t>(c.rank);
-  c.copy(call.recv + call.recv_displs[me], call.send, std::min(call.bytes, call.recv_counts[me]));
-  c.comm.waitall(reqs);
+  root_blocks_linear(c, gathered(c), true);
 }
 
 void gatherv_sequential(CollContext& c) {
-  const auto& call = c.call;
-  if (c.rank != call.root) {
-    c.send(call.send, call.bytes, call.root);
-    return;
-  }
-  for (int i = 0; i < c.size; ++i) {
-    const auto k = static_cast<size_t>(i);
-    if (i == c.rank) {
-      c.copy(call.recv + call.recv_displs[k], call.send, std::min(call.bytes, call.recv_counts[k]));
-    } else {
-      c.recv(call.recv + call.recv_displs[k], call.recv_counts[k], i);
-    }
-  }
+  root_blocks_sequential(c, gathered(c), true);
 }
 
 void scatter_binomial(CollContext& c) {
@@ -116,52 +146,15 @@ void scatter_binomial(CollContext& c) {
 }
 
 void scatter_linear(CollContext& c) {
-  const uint32_t n = c.call.bytes;
-  if (c.rank != c.call.root) {
-    c.recv(c.call.recv, n, c.call.root);
-    return;
-  }
-  std::vector<Request> reqs;
-  for (int i = 0; i < c.size; ++i) {
-    if (i != c.rank) reqs.push_back(c.comm.isend(at(c.call.send, i, n), n, i, c.tag, kCollective));
-  }
-  c.copy(c.call.recv, at(c.call.send, c.rank, n), n);
-  c.comm.waitall(reqs);
+  root_blocks_linear(c, Blocks::uniform(c.call.send, c.call.bytes), false);
 }
 
 void scatterv_linear(CollContext& c) {
-  const auto& call = c.call;
-  if (c.rank != call.root) {
-    c.recv(call.recv, call.bytes, call.root);
-    return;
-  }
-  std::vector<Request> reqs;
-  for (int i = 0; i < c.size; ++i) {
-    const auto k = static_cast<size_t>(i);
-    if (i != c.rank) {
-      reqs.push_back(c.comm.isend(call.send + call.send_displs[k], call.send_counts[k], i, c.tag,
-                                  kCollective));
-    }
-  }
-  const auto me = static_cast<size_t>(c.rank);
-  c.copy(call.recv, call.send + call.send_displs[me], std::min(call.bytes, call.send_counts[me]));
-  c.comm.waitall(reqs);
+  root_blocks_linear(c, scattered(c), false);
 }
 
 void scatterv_sequential(CollContext& c) {
-  const auto& call = c.call;
-  if (c.rank != call.root) {
-    c.recv(call.recv, call.bytes, call.root);
-    return;
-  }
-  for (int i = 0; i < c.size; ++i) {
-    const auto k = static_cast<size_t>(i);
-    if (i == c.rank) {
-      c.copy(call.recv, call.send + call.send_displs[k], std::min(call.bytes, call.send_counts[k]));
-    } else {
-      c.send(call.send + call.send_displs[k], call.send_counts[k], i);
-    }
-  }
+  root_blocks_sequential(c, scattered(c), false);
 }
 
 void allgatherv_linear(CollContext& c) {

@@ -6,15 +6,6 @@
 
 namespace hs::fw::mpi {
 
-namespace {
-int real_rank(const CollContext& c, int v) {
-  return (v + c.call.root) % c.size;
-}
-int virtual_rank(const CollContext& c) {
-  return (c.rank - c.call.root + c.size) % c.size;
-}
-}  // namespace
-
 void barrier_recursive_doubling(CollContext& c) {
   for (int k = 1; k < c.size; k *= 2) {
     c.sendrecv(0, 0, (c.rank + k) % c.size, 0, 0, (c.rank - k + c.size) % c.size);

@@ -10,71 +10,7 @@ namespace hs::fw::mpi {
 
 namespace {
 
-struct TypeInfo {
-  Datatype type;
-  const char* name;
-  size_t size;
-};
-constexpr TypeInfo kTypes[] = {
-    {Datatype::Int64, "int64", 8},
-    {Datatype::Double, "double", 8},
-    {Datatype::Int8, "int8", 1},
-    {Datatype::Uint8, "uint8", 1},
-    {Datatype::Int16, "int16", 2},
-    {Datatype::Uint16, "uint16", 2},
-    {Datatype::Int32, "int32", 4},
-    {Datatype::Uint32, "uint32", 4},
-    {Datatype::Uint64, "uint64", 8},
-    {Datatype::Float, "float", 4},
-    {Datatype::LongDouble, "long_double", 16},
-    {Datatype::Bool, "bool", 1},
-    {Datatype::ComplexFloat, "complex_float", 8},
-    {Datatype::ComplexDouble, "complex_double", 16},
-    {Datatype::ComplexLongDouble, "complex_long_double", 32},
-    {Datatype::Byte, "byte", 1},
-    {Datatype::FloatInt, "float_int", 8},
-    {Datatype::DoubleInt, "double_int", 12},
-    {Datatype::LongInt, "long_int", 12},
-    {Datatype::TwoInt, "2int", 8},
-    {Datatype::ShortInt, "short_int", 6},
-    {Datatype::LongDoubleInt, "long_double_int", 20},
-};
-constexpr const char* kOps[] = {"sum",  "max", "min",  "prod",   "land",   "lor", "lxor",
-                                "band", "bor", "bxor", "maxloc", "minloc", "user"};
-
-const TypeInfo& info(Datatype t) {
-  for (const auto& i : kTypes) {
-    if (i.type == t) return i;
-  }
-  return kTypes[0];
-}
-
 enum class Group { Integer, Float, Complex, Logical, Byte, Pair };
-Group group_of(Datatype t) {
-  switch (t) {
-    case Datatype::Float:
-    case Datatype::Double:
-    case Datatype::LongDouble:
-      return Group::Float;
-    case Datatype::ComplexFloat:
-    case Datatype::ComplexDouble:
-    case Datatype::ComplexLongDouble:
-      return Group::Complex;
-    case Datatype::Bool:
-      return Group::Logical;
-    case Datatype::Byte:
-      return Group::Byte;
-    case Datatype::FloatInt:
-    case Datatype::DoubleInt:
-    case Datatype::LongInt:
-    case Datatype::TwoInt:
-    case Datatype::ShortInt:
-    case Datatype::LongDoubleInt:
-      return Group::Pair;
-    default:
-      return Group::Integer;
-  }
-}
 
 // Integer arithmetic wraps as the hardware's does, without signed overflow.
 template <class T>
@@ -88,79 +24,73 @@ T wrap_mul(T a, T b) {
   return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
 }
 
+// One element of an integer or floating-point type: the arithmetic operations on both, the
+// logical and bitwise ones on integers (op_allowed() keeps the others away).
 template <class T>
-void apply_scalar(Op op, uint8_t* acc, const uint8_t* in, size_t bytes) {
-  for (size_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
-    T a, b;
+T combine_one(Op op, T a, T b) {
+  switch (op) {
+    case Op::Sum:
+      if constexpr (std::is_integral_v<T>) {
+        return wrap_add(a, b);
+      } else {
+        return a + b;
+      }
+    case Op::Prod:
+      if constexpr (std::is_integral_v<T>) {
+        return wrap_mul(a, b);
+      } else {
+        return a * b;
+      }
+    case Op::Max:
+      return std::max(a, b);
+    case Op::Min:
+      return std::min(a, b);
+    default:
+      break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case Op::Land:
+        return static_cast<T>(a && b);
+      case Op::Lor:
+        return static_cast<T>(a || b);
+      case Op::Lxor:
+        return static_cast<T>(!a != !b);
+      case Op::Band:
+        return static_cast<T>(a & b);
+      case Op::Bor:
+        return static_cast<T>(a | b);
+      case Op::Bxor:
+        return static_cast<T>(a ^ b);
+      default:
+        break;
+    }
+  }
+  return a;
+}
+
+// Element by element over `bytes`, each loaded and stored by copy (the blocks need not be
+// aligned): acc = f(acc, in).
+template <class E, class F>
+void each_element(uint8_t* acc, const uint8_t* in, size_t bytes, F f) {
+  for (size_t i = 0; i + sizeof(E) <= bytes; i += sizeof(E)) {
+    E a, b;
     std::memcpy(&a, acc + i, sizeof a);
     std::memcpy(&b, in + i, sizeof b);
-    if constexpr (std::is_integral_v<T>) {
-      switch (op) {
-        case Op::Sum:
-          a = wrap_add(a, b);
-          break;
-        case Op::Prod:
-          a = wrap_mul(a, b);
-          break;
-        case Op::Max:
-          a = std::max(a, b);
-          break;
-        case Op::Min:
-          a = std::min(a, b);
-          break;
-        case Op::Land:
-          a = static_cast<T>(a && b);
-          break;
-        case Op::Lor:
-          a = static_cast<T>(a || b);
-          break;
-        case Op::Lxor:
-          a = static_cast<T>(!a != !b);
-          break;
-        case Op::Band:
-          a = static_cast<T>(a & b);
-          break;
-        case Op::Bor:
-          a = static_cast<T>(a | b);
-          break;
-        case Op::Bxor:
-          a = static_cast<T>(a ^ b);
-          break;
-        default:
-          break;
-      }
-    } else {
-      switch (op) {
-        case Op::Sum:
-          a = a + b;
-          break;
-        case Op::Prod:
-          a = a * b;
-          break;
-        case Op::Max:
-          a = std::max(a, b);
-          break;
-        case Op::Min:
-          a = std::min(a, b);
-          break;
-        default:
-          break;
-      }
-    }
+    a = f(a, b);
     std::memcpy(acc + i, &a, sizeof a);
   }
 }
 
 template <class T>
+void apply_scalar(Op op, uint8_t* acc, const uint8_t* in, size_t bytes) {
+  each_element<T>(acc, in, bytes, [op](T a, T b) { return combine_one(op, a, b); });
+}
+
+template <class T>
 void apply_complex(Op op, uint8_t* acc, const uint8_t* in, size_t bytes) {
   using C = std::complex<T>;
-  for (size_t i = 0; i + sizeof(C) <= bytes; i += sizeof(C)) {
-    C a, b;
-    std::memcpy(&a, acc + i, sizeof a);
-    std::memcpy(&b, in + i, sizeof b);
-    a = op == Op::Prod ? a * b : a + b;
-    std::memcpy(acc + i, &a, sizeof a);
-  }
+  each_element<C>(acc, in, bytes, [op](C a, C b) { return op == Op::Prod ? a * b : a + b; });
 }
 
 // (value, index) pairs, packed: the value of `V` then a 4-byte int. MAXLOC keeps the larger
@@ -179,6 +109,56 @@ void apply_pair(Op op, uint8_t* acc, const uint8_t* in, size_t bytes) {
         op == Op::Maxloc ? (bv > av || (bv == av && bi < ai)) : (bv < av || (bv == av && bi < ai));
     if (take) std::memcpy(acc + i, in + i, kSize);
   }
+}
+
+using CombineFn = void (*)(Op, uint8_t*, const uint8_t*, size_t);
+
+// Every type the layer reduces: its name, element size, the operations it takes (by group) and
+// how its elements combine.
+struct TypeInfo {
+  Datatype type;
+  const char* name;
+  size_t size;
+  Group group;
+  CombineFn combine;
+};
+constexpr TypeInfo kTypes[] = {
+    {Datatype::Int64, "int64", 8, Group::Integer, apply_scalar<int64_t>},
+    {Datatype::Double, "double", 8, Group::Float, apply_scalar<double>},
+    {Datatype::Int8, "int8", 1, Group::Integer, apply_scalar<int8_t>},
+    {Datatype::Uint8, "uint8", 1, Group::Integer, apply_scalar<uint8_t>},
+    {Datatype::Int16, "int16", 2, Group::Integer, apply_scalar<int16_t>},
+    {Datatype::Uint16, "uint16", 2, Group::Integer, apply_scalar<uint16_t>},
+    {Datatype::Int32, "int32", 4, Group::Integer, apply_scalar<int32_t>},
+    {Datatype::Uint32, "uint32", 4, Group::Integer, apply_scalar<uint32_t>},
+    {Datatype::Uint64, "uint64", 8, Group::Integer, apply_scalar<uint64_t>},
+    {Datatype::Float, "float", 4, Group::Float, apply_scalar<float>},
+    {Datatype::LongDouble, "long_double", 16, Group::Float, apply_scalar<long double>},
+    {Datatype::Bool, "bool", 1, Group::Logical, apply_scalar<uint8_t>},
+    {Datatype::ComplexFloat, "complex_float", 8, Group::Complex, apply_complex<float>},
+    {Datatype::ComplexDouble, "complex_double", 16, Group::Complex, apply_complex<double>},
+    {Datatype::ComplexLongDouble, "complex_long_double", 32, Group::Complex,
+     apply_complex<long double>},
+    {Datatype::Byte, "byte", 1, Group::Byte, apply_scalar<uint8_t>},
+    {Datatype::FloatInt, "float_int", 8, Group::Pair, apply_pair<float, 4>},
+    {Datatype::DoubleInt, "double_int", 12, Group::Pair, apply_pair<double, 8>},
+    {Datatype::LongInt, "long_int", 12, Group::Pair, apply_pair<int64_t, 8>},
+    {Datatype::TwoInt, "2int", 8, Group::Pair, apply_pair<int32_t, 4>},
+    {Datatype::ShortInt, "short_int", 6, Group::Pair, apply_pair<int16_t, 2>},
+    {Datatype::LongDoubleInt, "long_double_int", 20, Group::Pair, apply_pair<long double, 16>},
+};
+constexpr const char* kOps[] = {"sum",  "max", "min",  "prod",   "land",   "lor", "lxor",
+                                "band", "bor", "bxor", "maxloc", "minloc", "user"};
+
+const TypeInfo& info(Datatype t) {
+  for (const auto& i : kTypes) {
+    if (i.type == t) return i;
+  }
+  return kTypes[0];
+}
+
+Group group_of(Datatype t) {
+  return info(t).group;
 }
 
 }  // namespace
@@ -240,51 +220,7 @@ bool rounding_matters(Op op, Datatype type) {
 }
 
 void combine(Op op, Datatype type, uint8_t* acc, const uint8_t* in, size_t bytes) {
-  switch (type) {
-    case Datatype::Int64:
-      return apply_scalar<int64_t>(op, acc, in, bytes);
-    case Datatype::Double:
-      return apply_scalar<double>(op, acc, in, bytes);
-    case Datatype::Int8:
-      return apply_scalar<int8_t>(op, acc, in, bytes);
-    case Datatype::Uint8:
-    case Datatype::Byte:
-      return apply_scalar<uint8_t>(op, acc, in, bytes);
-    case Datatype::Bool:
-      return apply_scalar<uint8_t>(op, acc, in, bytes);
-    case Datatype::Int16:
-      return apply_scalar<int16_t>(op, acc, in, bytes);
-    case Datatype::Uint16:
-      return apply_scalar<uint16_t>(op, acc, in, bytes);
-    case Datatype::Int32:
-      return apply_scalar<int32_t>(op, acc, in, bytes);
-    case Datatype::Uint32:
-      return apply_scalar<uint32_t>(op, acc, in, bytes);
-    case Datatype::Uint64:
-      return apply_scalar<uint64_t>(op, acc, in, bytes);
-    case Datatype::Float:
-      return apply_scalar<float>(op, acc, in, bytes);
-    case Datatype::LongDouble:
-      return apply_scalar<long double>(op, acc, in, bytes);
-    case Datatype::ComplexFloat:
-      return apply_complex<float>(op, acc, in, bytes);
-    case Datatype::ComplexDouble:
-      return apply_complex<double>(op, acc, in, bytes);
-    case Datatype::ComplexLongDouble:
-      return apply_complex<long double>(op, acc, in, bytes);
-    case Datatype::FloatInt:
-      return apply_pair<float, 4>(op, acc, in, bytes);
-    case Datatype::DoubleInt:
-      return apply_pair<double, 8>(op, acc, in, bytes);
-    case Datatype::LongInt:
-      return apply_pair<int64_t, 8>(op, acc, in, bytes);
-    case Datatype::TwoInt:
-      return apply_pair<int32_t, 4>(op, acc, in, bytes);
-    case Datatype::ShortInt:
-      return apply_pair<int16_t, 2>(op, acc, in, bytes);
-    case Datatype::LongDoubleInt:
-      return apply_pair<long double, 16>(op, acc, in, bytes);
-  }
+  info(type).combine(op, acc, in, bytes);
 }
 
 }  // namespace hs::fw::mpi

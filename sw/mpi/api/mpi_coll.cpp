@@ -28,6 +28,25 @@ struct MpiRank::CollArgs {
   MPI_Op op = MPI_OP_NULL;
   int root = 0;
   MPI_Request* request = nullptr;
+
+  // A reduction's: `count` elements (or the receive `counts` of Reduce_scatter) of `type`.
+  static CollArgs reduction(const char* call, Collective kind, MPI_Comm comm, const void* sendbuf,
+                            void* recvbuf, int count, const int* counts, MPI_Datatype type,
+                            MPI_Op op, int root, MPI_Request* request) {
+    CollArgs a;
+    a.call = call;
+    a.kind = kind;
+    a.comm = comm;
+    a.sendbuf = sendbuf;
+    a.recvbuf = recvbuf;
+    a.rcount = count;
+    a.rcounts = counts;
+    a.rtype = type;
+    a.op = op;
+    a.root = root;
+    a.request = request;
+    return a;
+  }
 };
 
 namespace {
@@ -161,24 +180,22 @@ int MpiRank::collective(CommObj& c, CollectiveCall call, std::function<void()> f
   CommObj& comm_obj = *comm_of((a).comm);                                      \
   current_.comm = (a).comm
 
-int MpiRank::Barrier(MPI_Comm comm) {
+int MpiRank::barrier_impl(MPI_Comm comm, const char* name, MPI_Request* request) {
   CollArgs a;
-  a.call = "MPI_Barrier";
-  a.comm = comm;
-  HS_COLL_CHECKS(a, c);
-  CollectiveCall call;
-  call.kind = Collective::Barrier;
-  return collective(c, call, nullptr, {}, nullptr);
-}
-
-int MpiRank::Ibarrier(MPI_Comm comm, MPI_Request* request) {
-  CollArgs a;
-  a.call = "MPI_Ibarrier";
+  a.call = name;
   a.comm = comm;
   HS_COLL_CHECKS(a, c);
   CollectiveCall call;
   call.kind = Collective::Barrier;
   return collective(c, call, nullptr, {}, request);
+}
+
+int MpiRank::Barrier(MPI_Comm comm) {
+  return barrier_impl(comm, "MPI_Barrier", nullptr);
+}
+
+int MpiRank::Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  return barrier_impl(comm, "MPI_Ibarrier", request);
 }
 
 namespace {
@@ -287,87 +304,40 @@ int MpiRank::reduce_like(const CollArgs& a) {
 
 int MpiRank::Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm) {
-  CollArgs a;
-  a.call = "MPI_Reduce";
-  a.kind = Collective::Reduce;
-  a.comm = comm;
-  a.sendbuf = sendbuf;
-  a.recvbuf = recvbuf;
-  a.rcount = count;
-  a.rtype = datatype;
-  a.op = op;
-  a.root = root;
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Reduce", Collective::Reduce, comm, sendbuf, recvbuf,
+                                         count, nullptr, datatype, op, root, nullptr));
 }
 
 int MpiRank::Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm) {
-  CollArgs a;
-  a.call = "MPI_Allreduce";
-  a.kind = Collective::Allreduce;
-  a.comm = comm;
-  a.sendbuf = sendbuf;
-  a.recvbuf = recvbuf;
-  a.rcount = count;
-  a.rtype = datatype;
-  a.op = op;
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Allreduce", Collective::Allreduce, comm, sendbuf,
+                                         recvbuf, count, nullptr, datatype, op, 0, nullptr));
 }
 
 int MpiRank::Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  CollArgs a;
-  a.call = "MPI_Reduce_scatter";
-  a.kind = Collective::ReduceScatter;
-  a.comm = comm;
-  a.sendbuf = sendbuf;
-  a.recvbuf = recvbuf;
-  a.rcounts = recvcounts;
-  a.rtype = datatype;
-  a.op = op;
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Reduce_scatter", Collective::ReduceScatter, comm,
+                                         sendbuf, recvbuf, 0, recvcounts, datatype, op, 0,
+                                         nullptr));
 }
 
 int MpiRank::Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  CollArgs a;
-  a.call = "MPI_Reduce_scatter_block";
-  a.kind = Collective::ReduceScatterBlock;
-  a.comm = comm;
-  a.sendbuf = sendbuf;
-  a.recvbuf = recvbuf;
-  a.rcount = recvcount;
-  a.rtype = datatype;
-  a.op = op;
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Reduce_scatter_block", Collective::ReduceScatterBlock,
+                                         comm, sendbuf, recvbuf, recvcount, nullptr, datatype, op,
+                                         0, nullptr));
 }
 
 int MpiRank::Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm) {
-  CollArgs a;
-  a.call = "MPI_Scan";
-  a.kind = Collective::Scan;
-  a.comm = comm;
-  a.sendbuf = sendbuf;
-  a.recvbuf = recvbuf;
-  a.rcount = count;
-  a.rtype = datatype;
-  a.op = op;
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Scan", Collective::Scan, comm, sendbuf, recvbuf,
+                                         count, nullptr, datatype, op, 0, nullptr));
 }
 
 int MpiRank::Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm) {
-  CollArgs a;
-  a.call = "MPI_Exscan";
-  a.kind = Collective::Exscan;
-  a.comm = comm;
-  a.sendbuf = sendbuf;
-  a.recvbuf = recvbuf;
-  a.rcount = count;
-  a.rtype = datatype;
-  a.op = op;
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Exscan", Collective::Exscan, comm, sendbuf, recvbuf,
+                                         count, nullptr, datatype, op, 0, nullptr));
 }
 
 }  // namespace hs::fw::mpi::api
@@ -725,117 +695,42 @@ int MpiRank::Alltoallv(const void* sendbuf, const int sendcounts[], const int sd
 
 int MpiRank::Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
-  CollArgs a{"MPI_Ireduce",
-             Collective::Reduce,
-             comm,
-             sendbuf,
-             0,
-             MPI_DATATYPE_NULL,
-             nullptr,
-             nullptr,
-             recvbuf,
-             count,
-             datatype,
-             nullptr,
-             nullptr,
-             op,
-             root,
-             request};
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Ireduce", Collective::Reduce, comm, sendbuf, recvbuf,
+                                         count, nullptr, datatype, op, root, request));
 }
 
 int MpiRank::Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Request* request) {
-  CollArgs a{"MPI_Iallreduce",
-             Collective::Allreduce,
-             comm,
-             sendbuf,
-             0,
-             MPI_DATATYPE_NULL,
-             nullptr,
-             nullptr,
-             recvbuf,
-             count,
-             datatype,
-             nullptr,
-             nullptr,
-             op,
-             0,
-             request};
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Iallreduce", Collective::Allreduce, comm, sendbuf,
+                                         recvbuf, count, nullptr, datatype, op, 0, request));
 }
 
 int MpiRank::Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                              MPI_Request* request) {
-  CollArgs a{"MPI_Ireduce_scatter",
-             Collective::ReduceScatter,
-             comm,
-             sendbuf,
-             0,
-             MPI_DATATYPE_NULL,
-             nullptr,
-             nullptr,
-             recvbuf,
-             0,
-             datatype,
-             recvcounts,
-             nullptr,
-             op,
-             0,
-             request};
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Ireduce_scatter", Collective::ReduceScatter, comm,
+                                         sendbuf, recvbuf, 0, recvcounts, datatype, op, 0,
+                                         request));
 }
 
 int MpiRank::Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                    MPI_Request* request) {
-  CollArgs a{"MPI_Ireduce_scatter_block",
-             Collective::ReduceScatterBlock,
-             comm,
-             sendbuf,
-             0,
-             MPI_DATATYPE_NULL,
-             nullptr,
-             nullptr,
-             recvbuf,
-             recvcount,
-             datatype,
-             nullptr,
-             nullptr,
-             op,
-             0,
-             request};
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Ireduce_scatter_block",
+                                         Collective::ReduceScatterBlock, comm, sendbuf, recvbuf,
+                                         recvcount, nullptr, datatype, op, 0, request));
 }
 
 int MpiRank::Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request* request) {
-  CollArgs a{"MPI_Iscan", Collective::Scan, comm,  sendbuf,  0,       MPI_DATATYPE_NULL, nullptr,
-             nullptr,     recvbuf,          count, datatype, nullptr, nullptr,           op,
-             0,           request};
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Iscan", Collective::Scan, comm, sendbuf, recvbuf,
+                                         count, nullptr, datatype, op, 0, request));
 }
 
 int MpiRank::Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Request* request) {
-  CollArgs a{"MPI_Iexscan",
-             Collective::Exscan,
-             comm,
-             sendbuf,
-             0,
-             MPI_DATATYPE_NULL,
-             nullptr,
-             nullptr,
-             recvbuf,
-             count,
-             datatype,
-             nullptr,
-             nullptr,
-             op,
-             0,
-             request};
-  return reduce_like(a);
+  return reduce_like(CollArgs::reduction("MPI_Iexscan", Collective::Exscan, comm, sendbuf, recvbuf,
+                                         count, nullptr, datatype, op, 0, request));
 }
 
 int MpiRank::Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

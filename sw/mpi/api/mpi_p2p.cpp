@@ -12,42 +12,57 @@ namespace {
 constexpr uint64_t kMaxMessage = UINT32_MAX;
 }  // namespace
 
-int MpiRank::start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
-                        MPI_Comm comm, const char* call, SendMode mode, bool buffered,
-                        MPI_Request* request) {
+// What a send and a receive share: the argument checks (in MPI's order), the call's record for
+// a deadlock report, and the request. MPI_PROC_NULL's request is complete already: `open`
+// stays null and *request is set.
+int MpiRank::open_message(const void* buf, int count, MPI_Datatype type, int peer, int tag,
+                          MPI_Comm comm, const char* call, bool receive, MPI_Request* request,
+                          std::unique_ptr<Req>& open) {
   if (const int rc = check_initialized(call)) return rc;
   if (auto e = bad_comm(comm, call)) return raise(MPI_COMM_WORLD, *e);
-  CommObj& c = *comm_of(comm);
   std::optional<Error> e = bad_type(type, call);
   if (!e) e = bad_count(count, call);
-  if (!e) e = bad_tag(tag, call, false);
-  if (!e) e = bad_rank(comm, dest, call, "destination", false, true);
+  if (!e) e = bad_tag(tag, call, receive);
+  if (!e) e = bad_rank(comm, peer, call, receive ? "source" : "destination", receive, true);
   if (!e) e = bad_buffer(buf, count, type, call);
-  const TypeMap* t = type_of(type);
-  if (!e && static_cast<uint64_t>(count) * t->size > kMaxMessage) {
-    e = Error{MPI_ERR_COUNT, fmt::format("{}: a message of {} B is over the layer's 4 GiB", call,
-                                         static_cast<uint64_t>(count) * t->size)};
+  if (!e && static_cast<uint64_t>(count) * type_of(type)->size > kMaxMessage) {
+    e = Error{MPI_ERR_COUNT, fmt::format("{}: {} of {} B is over the layer's 4 GiB", call,
+                                         receive ? "a receive" : "a message",
+                                         static_cast<uint64_t>(count) * type_of(type)->size)};
   }
   if (e) return raise(comm, *e);
-  current_.peer = dest;
+  current_.peer = peer;
   current_.tag = tag;
   current_.comm = comm;
   auto r = std::make_unique<Req>();
   r->comm = comm;
   r->what = call;
-  r->peer = dest;
+  r->peer = peer;
   r->tag = tag;
   r->site = program_.runtime_call_site();
-  if (dest == MPI_PROC_NULL) {
+  if (peer == MPI_PROC_NULL) {
     r->kind = Req::Done;
     r->complete = true;
     fill_status(&r->status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
     *request = add_request(std::move(r));
     return MPI_SUCCESS;
   }
+  r->kind = receive ? Req::Recv : Req::Send;
+  r->layer = comm_of(comm)->comm;
+  open = std::move(r);
+  return MPI_SUCCESS;
+}
+
+int MpiRank::start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                        MPI_Comm comm, const char* call, SendMode mode, bool buffered,
+                        MPI_Request* request) {
+  std::unique_ptr<Req> r;
+  if (const int rc = open_message(buf, count, type, dest, tag, comm, call, false, request, r)) {
+    return rc;
+  }
+  if (!r) return MPI_SUCCESS;
+  const TypeMap* t = type_of(type);
   const uint64_t bytes = static_cast<uint64_t>(count) * t->size;
-  r->kind = Req::Send;
-  r->layer = c.comm;
   if (buffered) {
     // Into the attached buffer (first fit), sent from there; the program's request is done.
     const uint64_t need = bytes + MPI_BSEND_OVERHEAD;
@@ -74,7 +89,7 @@ int MpiRank::start_send(const void* buf, int count, MPI_Datatype type, int dest,
     charge_pack(bytes, pack(*t, buf, static_cast<uint64_t>(count), place));
     bsend_used_[at] = need;
     r->bsend_at = at + 1;
-    r->lower = c.comm->isend(*sim, static_cast<uint32_t>(bytes), dest, tag, kPointToPoint, mode);
+    r->lower = r->layer->isend(*sim, static_cast<uint32_t>(bytes), dest, tag, kPointToPoint, mode);
     r->freed = true;
     const MPI_Request bg = add_request(std::move(r));
     background_.push_back(bg);
@@ -86,53 +101,27 @@ int MpiRank::start_send(const void* buf, int count, MPI_Datatype type, int dest,
     return MPI_SUCCESS;
   }
   const uint64_t sim = outgoing(buf, count, *t, r->staged);
-  r->lower = c.comm->isend(sim, static_cast<uint32_t>(bytes), dest, tag, kPointToPoint, mode);
+  r->lower = r->layer->isend(sim, static_cast<uint32_t>(bytes), dest, tag, kPointToPoint, mode);
   *request = add_request(std::move(r));
   return MPI_SUCCESS;
 }
 
 int MpiRank::start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                         const char* call, MPI_Request* request) {
-  if (const int rc = check_initialized(call)) return rc;
-  if (auto e = bad_comm(comm, call)) return raise(MPI_COMM_WORLD, *e);
-  CommObj& c = *comm_of(comm);
-  std::optional<Error> e = bad_type(type, call);
-  if (!e) e = bad_count(count, call);
-  if (!e) e = bad_tag(tag, call, true);
-  if (!e) e = bad_rank(comm, source, call, "source", true, true);
-  if (!e) e = bad_buffer(buf, count, type, call);
+  std::unique_ptr<Req> r;
+  if (const int rc = open_message(buf, count, type, source, tag, comm, call, true, request, r)) {
+    return rc;
+  }
+  if (!r) return MPI_SUCCESS;
   const TypeMap* t = type_of(type);
-  if (!e && static_cast<uint64_t>(count) * t->size > kMaxMessage) {
-    e = Error{MPI_ERR_COUNT, fmt::format("{}: a receive of {} B is over the layer's 4 GiB", call,
-                                         static_cast<uint64_t>(count) * t->size)};
-  }
-  if (e) return raise(comm, *e);
-  current_.peer = source;
-  current_.tag = tag;
-  current_.comm = comm;
-  auto r = std::make_unique<Req>();
-  r->comm = comm;
-  r->what = call;
-  r->peer = source;
-  r->tag = tag;
-  r->site = program_.runtime_call_site();
-  if (source == MPI_PROC_NULL) {
-    r->kind = Req::Done;
-    r->complete = true;
-    fill_status(&r->status, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
-    *request = add_request(std::move(r));
-    return MPI_SUCCESS;
-  }
   const uint64_t bytes = static_cast<uint64_t>(count) * t->size;
-  r->kind = Req::Recv;
-  r->layer = c.comm;
   r->user = buf;
   r->count = count;
   r->type = type;
   const uint64_t sim = incoming(buf, count, *t, r->staged);
-  r->lower = c.comm->irecv(sim, static_cast<uint32_t>(bytes),
-                           source == MPI_ANY_SOURCE ? kAnySource : source,
-                           tag == MPI_ANY_TAG ? kAnyTag : tag, kPointToPoint);
+  r->lower = r->layer->irecv(sim, static_cast<uint32_t>(bytes),
+                             source == MPI_ANY_SOURCE ? kAnySource : source,
+                             tag == MPI_ANY_TAG ? kAnyTag : tag, kPointToPoint);
   *request = add_request(std::move(r));
   return MPI_SUCCESS;
 }
@@ -170,44 +159,38 @@ int MpiRank::wait_one(MPI_Request* request, MPI_Status* status) {
   return complete_request(request, status);
 }
 
-int MpiRank::Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm) {
+// The blocking sends: the non-blocking one, waited for.
+int MpiRank::send_and_wait(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                           MPI_Comm comm, const char* call, SendMode mode, bool buffered) {
   MPI_Request r;
-  if (const int rc = start_send(buf, count, datatype, dest, tag, comm, "MPI_Send",
-                                SendMode::Standard, false, &r)) {
+  if (const int rc = start_send(buf, count, type, dest, tag, comm, call, mode, buffered, &r)) {
     return rc;
   }
   return wait_one(&r, MPI_STATUS_IGNORE);
+}
+
+int MpiRank::Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm) {
+  return send_and_wait(buf, count, datatype, dest, tag, comm, "MPI_Send", SendMode::Standard,
+                       false);
 }
 
 int MpiRank::Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm) {
-  MPI_Request r;
-  if (const int rc = start_send(buf, count, datatype, dest, tag, comm, "MPI_Ssend",
-                                SendMode::Synchronous, false, &r)) {
-    return rc;
-  }
-  return wait_one(&r, MPI_STATUS_IGNORE);
+  return send_and_wait(buf, count, datatype, dest, tag, comm, "MPI_Ssend", SendMode::Synchronous,
+                       false);
 }
 
 int MpiRank::Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm) {
-  MPI_Request r;
-  if (const int rc = start_send(buf, count, datatype, dest, tag, comm, "MPI_Rsend",
-                                SendMode::Standard, false, &r)) {
-    return rc;
-  }
-  return wait_one(&r, MPI_STATUS_IGNORE);
+  return send_and_wait(buf, count, datatype, dest, tag, comm, "MPI_Rsend", SendMode::Standard,
+                       false);
 }
 
 int MpiRank::Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm) {
-  MPI_Request r;
-  if (const int rc = start_send(buf, count, datatype, dest, tag, comm, "MPI_Bsend",
-                                SendMode::Standard, true, &r)) {
-    return rc;
-  }
-  return wait_one(&r, MPI_STATUS_IGNORE);
+  return send_and_wait(buf, count, datatype, dest, tag, comm, "MPI_Bsend", SendMode::Standard,
+                       true);
 }
 
 int MpiRank::Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
@@ -339,22 +322,47 @@ int MpiRank::Testall(int count, MPI_Request requests[], int* flag, MPI_Status* s
   return Waitall(count, requests, statuses);
 }
 
+// The wait and test families' scan: the requests that are live (`active`: any not null and
+// known), and of those the ones that have completed (each tested once; with `first_only`, up to
+// the first).
+std::vector<int> MpiRank::scan_requests(int count, const MPI_Request requests[], bool& active,
+                                        bool first_only) {
+  std::vector<int> done;
+  active = false;
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) continue;
+    auto it = requests_.find(requests[i]);
+    if (it == requests_.end()) continue;
+    active = true;
+    if (poll(*it->second)) {
+      done.push_back(i);
+      if (first_only) break;
+    }
+  }
+  return done;
+}
+
+// Waitsome's and Testsome's completion of the requests found done.
+int MpiRank::complete_some(const std::vector<int>& done, MPI_Request requests[], int* outcount,
+                           int indices[], MPI_Status* statuses) {
+  *outcount = static_cast<int>(done.size());
+  int result = MPI_SUCCESS;
+  for (size_t k = 0; k < done.size(); ++k) {
+    indices[k] = done[k];
+    MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
+    if (complete_request(&requests[done[k]], s) != MPI_SUCCESS) result = MPI_ERR_IN_STATUS;
+  }
+  return result;
+}
+
 int MpiRank::Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   if (const int rc = check_initialized("MPI_Waitany")) return rc;
   int found = MPI_UNDEFINED;
   block_until([&] {
     bool active = false;
-    for (int i = 0; i < count; ++i) {
-      if (requests[i] == MPI_REQUEST_NULL) continue;
-      auto it = requests_.find(requests[i]);
-      if (it == requests_.end()) continue;
-      active = true;
-      if (poll(*it->second)) {
-        found = i;
-        return true;
-      }
-    }
-    return !active;
+    const std::vector<int> done = scan_requests(count, requests, active, true);
+    if (!done.empty()) found = done.front();
+    return !done.empty() || !active;
   });
   *index = found;
   if (found == MPI_UNDEFINED) {
@@ -369,16 +377,11 @@ int MpiRank::Testany(int count, MPI_Request requests[], int* index, int* flag, M
   hal().compute(job_.poll_cycles);
   progress_background();
   bool active = false;
-  for (int i = 0; i < count; ++i) {
-    if (requests[i] == MPI_REQUEST_NULL) continue;
-    auto it = requests_.find(requests[i]);
-    if (it == requests_.end()) continue;
-    active = true;
-    if (poll(*it->second)) {
-      *index = i;
-      *flag = 1;
-      return complete_request(&requests[i], status);
-    }
+  const std::vector<int> done = scan_requests(count, requests, active, true);
+  if (!done.empty()) {
+    *index = done.front();
+    *flag = 1;
+    return complete_request(&requests[done.front()], status);
   }
   *index = MPI_UNDEFINED;
   *flag = active ? 0 : 1;
@@ -392,28 +395,14 @@ int MpiRank::Waitsome(int incount, MPI_Request requests[], int* outcount, int in
   std::vector<int> done;
   bool active = false;
   block_until([&] {
-    active = false;
-    for (int i = 0; i < incount; ++i) {
-      if (requests[i] == MPI_REQUEST_NULL) continue;
-      auto it = requests_.find(requests[i]);
-      if (it == requests_.end()) continue;
-      active = true;
-      if (poll(*it->second)) done.push_back(i);
-    }
+    done = scan_requests(incount, requests, active, false);
     return !done.empty() || !active;
   });
   if (done.empty()) {
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
-  *outcount = static_cast<int>(done.size());
-  int result = MPI_SUCCESS;
-  for (size_t k = 0; k < done.size(); ++k) {
-    indices[k] = done[k];
-    MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
-    if (complete_request(&requests[done[k]], s) != MPI_SUCCESS) result = MPI_ERR_IN_STATUS;
-  }
-  return result;
+  return complete_some(done, requests, outcount, indices, statuses);
 }
 
 int MpiRank::Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
@@ -421,27 +410,13 @@ int MpiRank::Testsome(int incount, MPI_Request requests[], int* outcount, int in
   if (const int rc = check_initialized("MPI_Testsome")) return rc;
   hal().compute(job_.poll_cycles);
   progress_background();
-  std::vector<int> done;
   bool active = false;
-  for (int i = 0; i < incount; ++i) {
-    if (requests[i] == MPI_REQUEST_NULL) continue;
-    auto it = requests_.find(requests[i]);
-    if (it == requests_.end()) continue;
-    active = true;
-    if (poll(*it->second)) done.push_back(i);
-  }
+  const std::vector<int> done = scan_requests(incount, requests, active, false);
   if (!active) {
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
-  *outcount = static_cast<int>(done.size());
-  int result = MPI_SUCCESS;
-  for (size_t k = 0; k < done.size(); ++k) {
-    indices[k] = done[k];
-    MPI_Status* s = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
-    if (complete_request(&requests[done[k]], s) != MPI_SUCCESS) result = MPI_ERR_IN_STATUS;
-  }
-  return result;
+  return complete_some(done, requests, outcount, indices, statuses);
 }
 
 int MpiRank::Request_free(MPI_Request* request) {
@@ -485,12 +460,16 @@ int MpiRank::Test_cancelled(const MPI_Status* status, int* flag) {
   return MPI_SUCCESS;
 }
 
+int MpiRank::check_probe(int source, int tag, MPI_Comm comm, const char* call) {
+  if (const int rc = check_initialized(call)) return rc;
+  if (auto e = bad_comm(comm, call)) return raise(MPI_COMM_WORLD, *e);
+  std::optional<Error> e = bad_tag(tag, call, true);
+  if (!e) e = bad_rank(comm, source, call, "source", true, true);
+  return e ? raise(comm, *e) : MPI_SUCCESS;
+}
+
 int MpiRank::Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
-  if (const int rc = check_initialized("MPI_Iprobe")) return rc;
-  if (auto e = bad_comm(comm, "MPI_Iprobe")) return raise(MPI_COMM_WORLD, *e);
-  std::optional<Error> e = bad_tag(tag, "MPI_Iprobe", true);
-  if (!e) e = bad_rank(comm, source, "MPI_Iprobe", "source", true, true);
-  if (e) return raise(comm, *e);
+  if (const int rc = check_probe(source, tag, comm, "MPI_Iprobe")) return rc;
   hal().compute(job_.poll_cycles);
   if (source == MPI_PROC_NULL) {
     *flag = 1;
@@ -507,11 +486,7 @@ int MpiRank::Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* s
 }
 
 int MpiRank::Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  if (const int rc = check_initialized("MPI_Probe")) return rc;
-  if (auto e = bad_comm(comm, "MPI_Probe")) return raise(MPI_COMM_WORLD, *e);
-  std::optional<Error> e = bad_tag(tag, "MPI_Probe", true);
-  if (!e) e = bad_rank(comm, source, "MPI_Probe", "source", true, true);
-  if (e) return raise(comm, *e);
+  if (const int rc = check_probe(source, tag, comm, "MPI_Probe")) return rc;
   current_.peer = source;
   current_.tag = tag;
   current_.comm = comm;

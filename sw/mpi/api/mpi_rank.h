@@ -188,11 +188,22 @@ class MpiRank {
                  const char* call, SendMode mode, bool buffered, MPI_Request* request);
   int start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                  const char* call, MPI_Request* request);
+  int open_message(const void* buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                   const char* call, bool receive, MPI_Request* request,
+                   std::unique_ptr<Req>& open);
+  int send_and_wait(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                    const char* call, SendMode mode, bool buffered);
+  int check_probe(int source, int tag, MPI_Comm comm, const char* call);
+  std::vector<int> scan_requests(int count, const MPI_Request requests[], bool& active,
+                                 bool first_only);
+  int complete_some(const std::vector<int>& done, MPI_Request requests[], int* outcount,
+                    int indices[], MPI_Status* statuses);
   // A collective, blocking (request null) or not: the call described whole; `finish` unpacks
   // staged results once it is over.
   int collective(CommObj& c, CollectiveCall call, std::function<void()> finish,
                  std::vector<Staged> temporaries, MPI_Request* request,
                  std::unique_ptr<UserOp> user = nullptr);
+  int barrier_impl(MPI_Comm comm, const char* name, MPI_Request* request);
   int bcast_impl(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                  const char* name, MPI_Request* request);
   int wait_one(MPI_Request* request, MPI_Status* status);
