@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
@@ -44,11 +45,21 @@ struct HtPcieBridge::DownRead : link::ReadRequest {
   bool error = false;
 };
 
+// An accelerator's read: its HyperTransport responses are gathered into the completions the
+// PCIe link's completer rule gives for it, each sent once its bytes, and every byte before
+// them, have arrived.
 struct HtPcieBridge::UpRequest {
   link::ReadRequest* up = nullptr;  // the accelerator's read
   int link = 0;
+  uint64_t addr = 0;
   uint32_t reads_left = 0;
   bool failed = false;
+  std::vector<uint8_t> data;             // the request's bytes, as they arrive
+  std::map<uint32_t, uint32_t> arrived;  // offset -> length, beyond `contiguous`
+  uint32_t contiguous = 0;               // bytes arrived without a gap from the start
+  std::vector<uint32_t> completions;     // their sizes, in address order
+  size_t next = 0;                       // the next completion to send
+  uint32_t sent = 0;                     // bytes the completions sent so far carried
 };
 
 struct HtPcieBridge::UpRead : link::ReadRequest {
@@ -151,29 +162,46 @@ sc_time HtPcieBridge::from_host(Packet& p) {
     up_reads_.set(--reads_up_, arrived);
     if (p.kind == PacketKind::ReadError) req->failed = true;
     const bool last = --req->reads_left == 0;
-    Packet out;
-    out.addr = p.addr;
-    out.request = req->up;
-    out.last = last;
-    if (req->failed) {
-      if (!last) {
-        delete read;
-        return sc_core::SC_ZERO_TIME;  // the request fails as a whole, with its last completion
-      }
-      out.kind = PacketKind::ReadError;
-    } else {
-      out.kind = PacketKind::ReadData;
-      out.len = p.len;
-      out.offset = read->offset;
-      out.data = std::move(p.data);
-    }
     pcie::PcieLink& l = *pcie_[static_cast<size_t>(req->link)];
-    sc_time local = ready(p, l, out);
-    const PacketKind kind = out.kind;
-    const uint32_t len = out.len;
-    l.send(SplitLink::A, std::move(out), local);
-    count(kUp, kind, len, arrived, local);
+    if (req->failed) {
+      delete read;
+      if (!last) return sc_core::SC_ZERO_TIME;  // the request fails as a whole, at its end
+      Packet out;
+      out.kind = PacketKind::ReadError;
+      out.addr = req->addr + req->sent;
+      out.request = req->up;
+      out.last = true;
+      sc_time local = ready(p, l, out);
+      l.send(SplitLink::A, std::move(out), local);
+      count(kUp, PacketKind::ReadError, 0, arrived, local);
+      delete req;
+      return sc_core::SC_ZERO_TIME;
+    }
+    std::copy(p.data.begin(), p.data.begin() + p.len, req->data.begin() + read->offset);
+    req->arrived[read->offset] = p.len;
     delete read;
+    for (auto it = req->arrived.begin(); it != req->arrived.end() && it->first == req->contiguous;
+         it = req->arrived.erase(it)) {
+      req->contiguous += it->second;
+    }
+    // Every completion whose bytes are all in goes now, in address order.
+    while (req->next < req->completions.size() &&
+           req->sent + req->completions[req->next] <= req->contiguous) {
+      const uint32_t n = req->completions[req->next++];
+      Packet out;
+      out.kind = PacketKind::ReadData;
+      out.addr = req->addr + req->sent;
+      out.request = req->up;
+      out.offset = req->sent;
+      out.len = n;
+      out.data = l.spare_buffer();
+      out.data.assign(req->data.begin() + req->sent, req->data.begin() + req->sent + n);
+      out.last = req->next == req->completions.size();
+      req->sent += n;
+      sc_time local = ready(p, l, out);
+      l.send(SplitLink::A, std::move(out), local);
+      count(kUp, PacketKind::ReadData, n, arrived, local);
+    }
     if (last) delete req;
     return sc_core::SC_ZERO_TIME;
   }
@@ -257,6 +285,9 @@ sc_time HtPcieBridge::from_accelerator(int k, Packet& p) {
     req = new UpRequest;
     req->up = p.request;
     req->link = k;
+    req->addr = p.addr;
+    req->data.resize(p.len);
+    pcie_[static_cast<size_t>(k)]->format().completion_sizes(p.addr, p.len, req->completions);
     for (uint64_t a = p.addr, r = p.len; r > 0;) {
       const uint32_t n = ht_chunk(a, r);
       a += n;

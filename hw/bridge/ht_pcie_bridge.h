@@ -13,10 +13,12 @@
 //   with an error response (a read) or dropped and reported (a write).
 // - Upstream (PCIe to HyperTransport): the accelerators address host memory directly; a MWr
 //   becomes posted writes split at 64-byte boundaries, a MRd becomes sized reads of at most 64
-//   bytes (each under one of the bridge's HyperTransport SrcTags), and each read response goes
-//   back as one CplD as it arrives (completions of at most 64 bytes, in address order, the
-//   last one flagged; an error response fails the whole request). Peer-to-peer traffic is not
-//   the bridge's business: it goes up, and the host's root complex decides.
+//   bytes (each under one of the bridge's HyperTransport SrcTags), and the responses are
+//   gathered into the completions the PCIe link's completer rule gives (`rcb`,
+//   `completion_split`; by default 64-byte ones, one per response), each sent once its bytes
+//   and all before them have arrived, in address order, the last one flagged; an error
+//   response fails the whole request. Peer-to-peer traffic is not the bridge's business: it
+//   goes up, and the host's root complex decides.
 // - Timing: a packet is forwarded `latency` after it arrived whole (`forwarding` =
 //   store_and_forward), or after its header arrived (cut_through), but never so early that the
 //   outgoing packet would have to send bytes that have not yet arrived: a faster outgoing wire
