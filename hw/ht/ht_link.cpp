@@ -95,19 +95,21 @@ double HtConfig::bytes_per_second() const {
   return clock_hz * 2.0 * width / 8.0 * (512.0 / 516.0);
 }
 
-const char* HtFormat::kind_name(PacketKind k) const {
-  switch (k) {
-    case PacketKind::Write:
-      return "posted write";
-    case PacketKind::Read:
-      return "read";
-    case PacketKind::ReadData:
-      return "read response";
-    case PacketKind::ReadError:
-      return "error response";
-  }
-  return "?";
-}
+// HyperTransport's names for its packets.
+const link::LinkVocabulary kHtWords = {
+    "HyperTransport",
+    {"posted write", "read", "read response", "error response"},
+    {{{"posted_writes", "packets", "posted sized-write requests sent"},
+      {"reads", "packets", "sized-read requests sent"},
+      {"read_responses", "packets", "read responses with data sent"},
+      {"error_responses", "packets", "responses without data (the read failed) sent"}}},
+    {"nops", "packets", "NOP packets sent (buffers freed for the other direction)"},
+    {"nop_bytes", "B", "bytes of NOP packets this wire carried"},
+    "NOP",
+    "buffers",
+};
+
+HtFormat::HtFormat() : LinkFormat(kHtWords) {}
 
 uint32_t HtFormat::wire_bytes(const Packet& p) const {
   switch (p.kind) {
@@ -145,28 +147,6 @@ uint32_t HtFormat::read_chunk(uint64_t addr, uint64_t remaining) const {
 
 void HtFormat::completion_sizes(uint64_t, uint32_t len, std::vector<uint32_t>& out) const {
   out.assign(1, len);  // one response per read
-}
-
-link::LinkFormat::StatName HtFormat::kind_stat(PacketKind k) const {
-  switch (k) {
-    case PacketKind::Write:
-      return {"posted_writes", "packets", "posted sized-write requests sent"};
-    case PacketKind::Read:
-      return {"reads", "packets", "sized-read requests sent"};
-    case PacketKind::ReadData:
-      return {"read_responses", "packets", "read responses with data sent"};
-    case PacketKind::ReadError:
-      return {"error_responses", "packets", "responses without data (the read failed) sent"};
-  }
-  return {"?", "", ""};
-}
-
-link::LinkFormat::StatName HtFormat::flow_update_stat() const {
-  return {"nops", "packets", "NOP packets sent (buffers freed for the other direction)"};
-}
-
-link::LinkFormat::StatName HtFormat::link_bytes_stat() const {
-  return {"nop_bytes", "B", "bytes of NOP packets this wire carried"};
 }
 
 HtLink::HtLink(sc_core::sc_module_name name, int link_id, Attach a, Attach b,

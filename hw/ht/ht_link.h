@@ -52,8 +52,7 @@ struct HtConfig {
 
 class HtFormat : public link::LinkFormat {
  public:
-  const char* protocol() const override { return "HyperTransport"; }
-  const char* kind_name(link::PacketKind k) const override;
+  HtFormat();
   uint32_t wire_bytes(const link::Packet& p) const override;
   uint32_t max_wire_bytes() const override;
   uint32_t header_bytes(const link::Packet& p) const override;
@@ -61,11 +60,6 @@ class HtFormat : public link::LinkFormat {
   uint32_t write_chunk(uint64_t addr, uint64_t remaining) const override;
   uint32_t read_chunk(uint64_t addr, uint64_t remaining) const override;
   void completion_sizes(uint64_t addr, uint32_t len, std::vector<uint32_t>& out) const override;
-  StatName kind_stat(link::PacketKind k) const override;
-  StatName flow_update_stat() const override;
-  StatName link_bytes_stat() const override;
-  const char* flow_update_name() const override { return "NOP"; }
-  const char* credit_unit() const override { return "buffers"; }
 };
 
 class HtLink : public link::SplitLink {

@@ -41,19 +41,21 @@ PcieLink::PcieLink(sc_core::sc_module_name name, int link_id, Attach a, Attach b
   build(std::make_unique<PcieFormat>(cfg_), timing_of(cfg_), a, b);
 }
 
-const char* PcieFormat::kind_name(PacketKind k) const {
-  switch (k) {
-    case PacketKind::Write:
-      return "MWr";
-    case PacketKind::Read:
-      return "MRd";
-    case PacketKind::ReadData:
-      return "CplD";
-    case PacketKind::ReadError:
-      return "Cpl";
-  }
-  return "?";
-}
+// PCIe's names for its packets.
+const link::LinkVocabulary kPcieWords = {
+    "PCIe",
+    {"MWr", "MRd", "CplD", "Cpl"},
+    {{{"tlps_mwr", "TLPs", "memory write TLPs sent"},
+      {"tlps_mrd", "TLPs", "memory read request TLPs sent"},
+      {"tlps_cpld", "TLPs", "completion-with-data TLPs sent"},
+      {"tlps_cpl", "TLPs", "completions without data (errors) sent"}}},
+    {"dllps_update_fc", "DLLPs", "UpdateFC DLLPs sent (credits for the other direction)"},
+    {"dllp_bytes", "B", "bytes of DLLPs (ACK, NAK, UpdateFC) this wire carried, framing included"},
+    "UpdateFC",
+    "16B",
+};
+
+PcieFormat::PcieFormat(const PcieConfig& cfg) : LinkFormat(kPcieWords), cfg_(cfg) {}
 
 uint32_t PcieFormat::wire_bytes(const Packet& p) const {
   return (p.has_data() ? p.len : 0) + cfg_.tlp_overhead(header_4dw(p));
@@ -81,29 +83,6 @@ uint32_t PcieFormat::read_chunk(uint64_t addr, uint64_t remaining) const {
 
 void PcieFormat::completion_sizes(uint64_t addr, uint32_t len, std::vector<uint32_t>& out) const {
   out = cfg_.completion_sizes(addr, len);
-}
-
-link::LinkFormat::StatName PcieFormat::kind_stat(PacketKind k) const {
-  switch (k) {
-    case PacketKind::Write:
-      return {"tlps_mwr", "TLPs", "memory write TLPs sent"};
-    case PacketKind::Read:
-      return {"tlps_mrd", "TLPs", "memory read request TLPs sent"};
-    case PacketKind::ReadData:
-      return {"tlps_cpld", "TLPs", "completion-with-data TLPs sent"};
-    case PacketKind::ReadError:
-      return {"tlps_cpl", "TLPs", "completions without data (errors) sent"};
-  }
-  return {"?", "", ""};
-}
-
-link::LinkFormat::StatName PcieFormat::flow_update_stat() const {
-  return {"dllps_update_fc", "DLLPs", "UpdateFC DLLPs sent (credits for the other direction)"};
-}
-
-link::LinkFormat::StatName PcieFormat::link_bytes_stat() const {
-  return {"dllp_bytes", "B",
-          "bytes of DLLPs (ACK, NAK, UpdateFC) this wire carried, framing included"};
 }
 
 }  // namespace hs::pcie

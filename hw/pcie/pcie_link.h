@@ -35,9 +35,7 @@ class PcieLink : public link::SplitLink {
 // The PCIe wire format (also what bridges ask of a PCIe side).
 class PcieFormat : public link::LinkFormat {
  public:
-  explicit PcieFormat(const PcieConfig& cfg) : cfg_(cfg) {}
-  const char* protocol() const override { return "PCIe"; }
-  const char* kind_name(link::PacketKind k) const override;
+  explicit PcieFormat(const PcieConfig& cfg);
   uint32_t wire_bytes(const link::Packet& p) const override;
   uint32_t max_wire_bytes() const override;
   uint32_t header_bytes(const link::Packet& p) const override;
@@ -45,11 +43,6 @@ class PcieFormat : public link::LinkFormat {
   uint32_t write_chunk(uint64_t addr, uint64_t remaining) const override;
   uint32_t read_chunk(uint64_t addr, uint64_t remaining) const override;
   void completion_sizes(uint64_t addr, uint32_t len, std::vector<uint32_t>& out) const override;
-  StatName kind_stat(link::PacketKind k) const override;
-  StatName flow_update_stat() const override;
-  StatName link_bytes_stat() const override;
-  const char* flow_update_name() const override { return "UpdateFC"; }
-  const char* credit_unit() const override { return "16B"; }
 
  private:
   PcieConfig cfg_;

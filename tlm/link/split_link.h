@@ -45,12 +45,28 @@ namespace hs::link {
 
 class TransactionPort;
 
-// How one protocol frames and splits its packets.
+// What one protocol calls its packets, in traces and statistics.
+struct LinkVocabulary {
+  struct StatName {
+    const char* name;
+    const char* unit;
+    const char* description;
+  };
+  const char* protocol;                           // "PCIe", "HyperTransport"
+  std::array<const char*, kPacketKinds> kinds;    // traced span names, by PacketKind ("MWr")
+  std::array<StatName, kPacketKinds> kind_stats;  // packets of each kind sent ("tlps_mwr")
+  StatName flow_update_stat;                      // credit updates sent
+  StatName link_bytes_stat;                       // bytes of the link's own packets
+  const char* flow_update_name;                   // traced instants ("UpdateFC", "NOP")
+  const char* credit_unit;                        // of data credits in traces ("16B")
+};
+
+// How one protocol frames and splits its packets, and what it calls them.
 class LinkFormat {
  public:
+  using StatName = LinkVocabulary::StatName;
+  explicit LinkFormat(const LinkVocabulary& words) : words_(words) {}
   virtual ~LinkFormat() = default;
-  virtual const char* protocol() const = 0;               // "PCIe", "HyperTransport"
-  virtual const char* kind_name(PacketKind k) const = 0;  // traced span names ("MWr", ...)
   // Bytes `p` occupies on the wire: payload, header, framing and CRC.
   virtual uint32_t wire_bytes(const Packet& p) const = 0;
   // The largest packet's wire bytes (writes and completions at their largest).
@@ -64,17 +80,17 @@ class LinkFormat {
   virtual uint32_t read_chunk(uint64_t addr, uint64_t remaining) const = 0;
   // A completer's completion payload sizes for a read of `len` bytes at `addr`.
   virtual void completion_sizes(uint64_t addr, uint32_t len, std::vector<uint32_t>& out) const = 0;
-  // Statistic names: the packets of each kind, and credit updates ("tlps_mwr", ...).
-  struct StatName {
-    const char* name;
-    const char* unit;
-    const char* description;
-  };
-  virtual StatName kind_stat(PacketKind k) const = 0;
-  virtual StatName flow_update_stat() const = 0;
-  virtual StatName link_bytes_stat() const = 0;      // bytes of the link's own packets
-  virtual const char* flow_update_name() const = 0;  // traced instants ("UpdateFC", "NOP")
-  virtual const char* credit_unit() const = 0;       // of data credits in traces ("16B")
+
+  const char* protocol() const { return words_.protocol; }
+  const char* kind_name(PacketKind k) const { return words_.kinds[static_cast<size_t>(k)]; }
+  StatName kind_stat(PacketKind k) const { return words_.kind_stats[static_cast<size_t>(k)]; }
+  StatName flow_update_stat() const { return words_.flow_update_stat; }
+  StatName link_bytes_stat() const { return words_.link_bytes_stat; }
+  const char* flow_update_name() const { return words_.flow_update_name; }
+  const char* credit_unit() const { return words_.credit_unit; }
+
+ private:
+  const LinkVocabulary& words_;  // static: outlives every format
 };
 
 // Timing and flow control, whatever the protocol.
