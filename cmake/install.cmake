@@ -46,9 +46,11 @@ install(DIRECTORY testbench/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hybr
 # that makes a program runnable on its own, and the program-facing headers (mpi.h,
 # hybridsim.h) in one directory. The wrappers find them relative to themselves
 # (testbench/cc/program_cc.h).
-install(TARGETS hybridsim-mpicc hybridsim-mpicxx RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS hybridsim-mpicc hybridsim-mpicxx hybridsim-cellcc
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS hybridsim_program_runtime hybridsim_program_runtime_cxx hybridsim_mpi_runtime
+                hybridsim_spu_runtime hybridsim_ppu_runtime
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}/hybridsim)
 install(FILES sw/user/runtime/exec_entry.c DESTINATION ${CMAKE_INSTALL_LIBDIR}/hybridsim)
-install(DIRECTORY sw/user/include/ sw/mpi/include/
+install(DIRECTORY sw/user/include/ sw/mpi/include/ sw/cell/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hybridsim/program)

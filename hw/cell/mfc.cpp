@@ -151,7 +151,8 @@ void Mfc::spu_command(const Request& r) {
     return;
   }
   if (!op.queued()) {
-    const std::string why = atomic_->issue(op.kind, r.lsa, r.ea);
+    const std::string why =
+        atomic_->issue(op.kind, r.lsa, translate_ ? translate_(r.ea, spe::kLockLine) : r.ea);
     if (!why.empty()) fail_request(r, MfcIssuer::Spu, why);
     return;
   }
@@ -187,8 +188,8 @@ void Mfc::enqueue(Queue& q, const Request& r, const MfcOpcode& op) {
   c.opcode = r.command_word & 0xFFFF;
   c.op = op;
   c.lsa = r.lsa;
-  c.ea = r.ea;
   c.size = op.kind == MfcKind::Putqlluc ? spe::kLockLine : r.size;
+  c.ea = translate_ && !op.list && op.moves_data() ? translate_(r.ea, c.size) : r.ea;
   c.tag = r.tag;
   c.issued = now;
   c.running_lsa = r.lsa;
@@ -335,7 +336,8 @@ bool Mfc::fetch_element(Command& c, sc_time& delay, tlm::tlm_generic_payload& gp
   }
   ++list_elements_;
   const uint32_t size = e.size();
-  const uint64_t ea = (c.ea & 0xFFFF'FFFF'0000'0000) | e.eal;
+  uint64_t ea = (c.ea & 0xFFFF'FFFF'0000'0000) | e.eal;
+  if (translate_) ea = translate_(ea, size);
   const uint32_t lsa = (c.running_lsa & ~0xFu) | (e.eal & 0xF);
   std::string why = transfer_rule(size, lsa, ea);
   if (why.empty() && uint64_t{lsa} + size > ls_bytes_) {

@@ -73,6 +73,14 @@ class Mfc : public sc_core::sc_module {
   Mfc(sc_core::sc_module_name name, const std::string& spe_name, double spu_clock_hz,
       Element element, LockLineReservations& reservations, int initiator_id,
       uint64_t local_store_bytes);
+  // The MFC's address translation: an effective address (and the bytes from it) to the address
+  // the EIB is given, as the MFC's MMU translates a process's virtual addresses with its page
+  // table. Without one (firmware), an effective address is a real address. Applied to each
+  // command's, each list element's and each atomic command's effective address; a translation
+  // keeps an address's offset in its 4 KiB page, so the alignment rules read the same either
+  // side.
+  using EaTranslation = std::function<uint64_t(uint64_t ea, uint64_t bytes)>;
+  void set_translation(EaTranslation t) { translate_ = std::move(t); }
   void set_listener(MfcListener* l) { listener_ = l; }
   void observe(MfcObserver* o) { observers_.push_back(o); }
   AtomicUnit& atomic_unit() { return *atomic_; }
@@ -195,6 +203,7 @@ class Mfc : public sc_core::sc_module {
 
   std::string spe_name_;
   uint64_t ls_bytes_;
+  EaTranslation translate_;
   MfcListener* listener_ = nullptr;
   std::vector<MfcObserver*> observers_;
   std::unique_ptr<AtomicUnit> atomic_;

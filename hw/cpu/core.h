@@ -60,6 +60,9 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
     stack_bytes_ = bytes;
     stack_guarded_ = guarded;
   }
+  // Before the end of elaboration: runs the firmware in a fiber instead (a user program's
+  // instance takes its stack from its core's fiber, sw/user/program_instance.h).
+  void set_execution(Execution e) { execution_ = e; }
   bool has_firmware() const { return static_cast<bool>(firmware_); }
   bool finished() const { return state_ == static_cast<int>(State::Done); }
   State state() const { return static_cast<State>(state_); }

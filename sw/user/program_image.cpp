@@ -79,13 +79,18 @@ std::shared_ptr<const ProgramImage> ProgramImage::read(const std::string& path) 
   }
   std::ostringstream all;
   all << in.rdbuf();
+  return from_bytes(path, all.str(), "build it with hybridsim-mpicc or hybridsim-mpicxx");
+}
+
+std::shared_ptr<const ProgramImage> ProgramImage::from_bytes(const std::string& path,
+                                                             std::string bytes,
+                                                             const std::string& built) {
   std::shared_ptr<ProgramImage> img(new ProgramImage);
   img->path_ = path;
   img->name_ =
       path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  img->bytes_ = all.str();
+  img->bytes_ = std::move(bytes);
   const std::string& b = img->bytes_;
-  const std::string built = "build it with hybridsim-mpicc or hybridsim-mpicxx";
   if (b.size() < sizeof(Elf64_Ehdr) || std::memcmp(b.data(), ELFMAG, SELFMAG) != 0) {
     throw std::invalid_argument(
         fmt::format("{}: not a program module (not an ELF file; {})", path, built));
@@ -108,6 +113,7 @@ std::shared_ptr<const ProgramImage> ProgramImage::read(const std::string& path) 
         fmt::format("{}: an ordinary executable, not a program module ({})", path, built));
   }
   const auto names = dynamic_symbols(b, path);
+  img->exports_.insert(names.begin(), names.end());
   if (!names.count(HS_USER_ATTACH_SYMBOL) || !names.count(HS_USER_ABI_SYMBOL)) {
     throw std::invalid_argument(
         fmt::format("{}: a shared object without the hybridsim program runtime ({})", path, built));

@@ -77,7 +77,6 @@ struct ProgramInstance::LibcState {
     int ind = 1, err = 1, opt = '?';
     char* arg = nullptr;
   };
-  int program_errno = 0;
   Getopt program_getopt, simulator_getopt;
   std::streambuf* simulator_out = nullptr;
   std::streambuf* simulator_err = nullptr;
@@ -262,19 +261,19 @@ void ProgramInstance::make_services() {
     auto* self = static_cast<ProgramInstance*>(i);
     self->call("hybridsim_compute", [&] {
       self->compute_cycles_ += cycles;
-      self->hal_->compute(cycles);
+      self->cur_->hal->compute(cycles);
     });
   };
   services_.sleep = [](void* i, uint64_t ns) {
     auto* self = static_cast<ProgramInstance*>(i);
     self->call("sleep", [&] {
-      self->hal_->compute(
+      self->cur_->hal->compute(
           static_cast<uint64_t>(std::llround(static_cast<double>(ns) * 1e-9 * self->core_hz_)));
     });
   };
   services_.now = [](void* i) -> double {
     auto* self = static_cast<ProgramInstance*>(i);
-    return static_cast<double>(self->hal_->cycles()) / self->core_hz_;
+    return static_cast<double>(self->cur_->hal->cycles()) / self->core_hz_;
   };
   services_.api = [](void* i, const char* n, uint32_t version, void** self_out) -> const void* {
     auto* self = static_cast<ProgramInstance*>(i);
@@ -293,7 +292,8 @@ void ProgramInstance::provide_api(const std::string& api_name, uint32_t version,
 // ---- running ----
 
 void ProgramInstance::run(fw::Hal& hal) {
-  hal_ = &hal;
+  main_.hal = &hal;
+  cur_ = &main_;
   core_hz_ = hal.clock_hz();
   // The stack: the core's fiber's (guarded: the page below it faults).
   if (Fiber* f = Fiber::current()) {
@@ -327,7 +327,7 @@ void ProgramInstance::run(fw::Hal& hal) {
   argv_.push_back(nullptr);
 
   fw::Phase main_phase(hal, "main");
-  if (sigsetjmp(jump_, 1) == 0) {
+  if (sigsetjmp(main_.jump, 1) == 0) {
     leave();
     try {
       runtime_->run_main(static_cast<int>(argv_.size() - 1), argv_.data());
@@ -348,29 +348,54 @@ void ProgramInstance::run(fw::Hal& hal) {
   }
   // Here after exit, abort, a crash, MPI_Abort or a failure inside a call.
   running_program() = nullptr;
-  const bool from_program_code = depth_ == 0;
-  if (libc_->program_active) {
-    libc_->program_getopt = LibcState::save_getopt();
-    LibcState::restore_getopt(libc_->simulator_getopt);
-    std::cout.rdbuf(libc_->simulator_out);
-    std::cerr.rdbuf(libc_->simulator_err);
-    std::clog.rdbuf(libc_->simulator_log);
-    libc_->program_active = false;
-  }
+  const bool from_program_code = cur_->depth == 0;
+  back_to_simulator();
   if (end_ != End::Crashed && runtime_) runtime_->flush();  // a crashed process loses its buffers
   streams_.flush();
-  if (escaped_) std::rethrow_exception(std::exchange(escaped_, nullptr));
+  if (cur_->escaped) std::rethrow_exception(std::exchange(cur_->escaped, nullptr));
   // The program's last stretch of code, from its last call to its end.
   if (from_program_code) charge_program_code();
 }
 
+void ProgramInstance::back_to_simulator() {
+  if (!libc_->program_active) return;
+  libc_->program_getopt = LibcState::save_getopt();
+  LibcState::restore_getopt(libc_->simulator_getopt);
+  std::cout.rdbuf(libc_->simulator_out);
+  std::cerr.rdbuf(libc_->simulator_err);
+  std::clog.rdbuf(libc_->simulator_log);
+  libc_->program_active = false;
+}
+
+void ProgramInstance::run_thread(Thread& t, fw::Hal& hal, const std::function<void()>& start) {
+  t.hal = &hal;
+  cur_ = &t;
+  if (sigsetjmp(t.jump, 1) == 0) {
+    leave();
+    start();
+    thread_ended();
+  }
+  // Here after the thread's end, or the program's (exit, abort, a crash in this thread), or a
+  // failure inside a call.
+  running_program() = nullptr;
+  const bool from_program_code = t.depth == 0;
+  back_to_simulator();
+  if (end_ == End::Crashed) streams_.flush();
+  if (t.escaped) std::rethrow_exception(std::exchange(t.escaped, nullptr));
+  if (from_program_code) charge_program_code();
+}
+
+void ProgramInstance::thread_ended() {
+  jump_out();
+}
+
 void ProgramInstance::enter(const char* call_name) {
   running_program() = nullptr;
-  ++depth_;
+  ++cur_->depth;
   ++calls_;
   LibcState& l = *libc_;
   if (l.program_active) {
-    l.program_errno = errno;
+    cur_->program_errno = errno;
     l.program_getopt = LibcState::save_getopt();
     LibcState::restore_getopt(l.simulator_getopt);
     std::cout.rdbuf(l.simulator_out);
@@ -379,8 +404,8 @@ void ProgramInstance::enter(const char* call_name) {
     l.program_active = false;
   }
   charge_program_code();
-  spans_.push_back(call_name != nullptr);
-  if (call_name) hal_->phase_begin(call_name);
+  cur_->spans.push_back(call_name != nullptr);
+  if (call_name) cur_->hal->phase_begin(call_name);
 }
 
 void ProgramInstance::run_program_code(const std::function<void()>& code) {
@@ -396,15 +421,15 @@ void ProgramInstance::charge_program_code() {
       setup_.compute.measures_host() ? thread_cpu_seconds() - left_at_ : 0, core_hz_);
   if (cycles > 0) {
     compute_cycles_ += cycles;
-    hal_->compute(cycles);
+    cur_->hal->compute(cycles);
   }
 }
 
 void ProgramInstance::leave() {
-  if (depth_ > 0) {
-    if (spans_.back()) hal_->phase_end();
-    spans_.pop_back();
-    --depth_;
+  if (cur_->depth > 0) {
+    if (cur_->spans.back()) cur_->hal->phase_end();
+    cur_->spans.pop_back();
+    --cur_->depth;
   }
   LibcState& l = *libc_;
   l.simulator_getopt = LibcState::save_getopt();
@@ -413,19 +438,19 @@ void ProgramInstance::leave() {
   l.simulator_err = std::cerr.rdbuf(cerr_buf_.get());
   l.simulator_log = std::clog.rdbuf(cerr_buf_.get());
   l.program_active = true;
-  errno = l.program_errno;
+  errno = cur_->program_errno;
   if (setup_.compute.measures_host()) left_at_ = thread_cpu_seconds();
   running_program() = this;
 }
 
 void ProgramInstance::escape(std::exception_ptr e) {
-  escaped_ = std::move(e);
+  cur_->escaped = std::move(e);
   jump_out();
 }
 
 void ProgramInstance::jump_out() {
   running_program() = nullptr;
-  siglongjmp(jump_, 1);
+  siglongjmp(cur_->jump, 1);
 }
 
 void ProgramInstance::terminate(End how, int status, const std::string& why) {

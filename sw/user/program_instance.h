@@ -92,6 +92,9 @@ class ProgramInstance {
   // handler): it is charged like any other stretch of the program's code, and a crash in it is
   // the program's.
   void run_program_code(const std::function<void()>& code);
+  // From inside call(): the errno the program sees when the call returns (an API that sets
+  // errno, as libspe2 does).
+  void set_errno(int e) { cur_->program_errno = e; }
   // From inside call(): ends the program now, as exit would (MPI_Abort). Never returns.
   [[noreturn]] void terminate(End how, int status, const std::string& why);
 
@@ -104,8 +107,8 @@ class ProgramInstance {
 
   const std::string& name() const { return setup_.name; }
   const ProgramImage& image() const { return *image_; }
-  fw::Hal& hal() { return *hal_; }
-  bool started() const { return hal_ != nullptr; }
+  fw::Hal& hal() { return *cur_->hal; }
+  bool started() const { return main_.hal != nullptr; }
   const MemoryWindows& windows() const { return windows_; }
   HeapArena& heap() { return *heap_; }
   const HeapArena* heap_if_started() const { return heap_.get(); }
@@ -123,6 +126,31 @@ class ProgramInstance {
   // stack (for the memory-per-instance figure).
   uint64_t host_bytes() const;
 
+  // A thread of the program besides its main one (a PPE program's pthreads,
+  // sw/cell/program/ppe_threads.h): its own Hal (its trace track), stack, calls under way and
+  // jump point; memory, output, exit handlers and the program's end are the process's. Threads
+  // switch only inside calls, by their scheduler (switch_thread), never in the program's code.
+  struct Thread {
+    fw::Hal* hal = nullptr;
+    int depth = 0;            // calls under way (a user operation's code runs inside one)
+    std::vector<bool> spans;  // per call under way: whether it opened a span
+    sigjmp_buf jump;          // where exit, a crash or the thread's end resume
+    std::exception_ptr escaped;
+    int program_errno = 0;
+  };
+  Thread& main_thread() { return main_; }
+  Thread& current_thread() { return *cur_; }
+  // From inside a call of the running thread: the scheduler hands the core to `to`, which
+  // continues inside a call of its own (or starts, in run_thread).
+  void switch_thread(Thread& to) { cur_ = &to; }
+  // On `t`'s own stack, `t` being the running thread: runs `start` (the program's thread
+  // function, which ends through a call: thread_ended) and returns when the thread has ended,
+  // or when the program ended in it (exit, abort, a crash: end() says how). Rethrows what a
+  // blocking point inside a call threw (the fiber unwinding).
+  void run_thread(Thread& t, fw::Hal& hal, const std::function<void()>& start);
+  // From inside a call: the running thread is over (it returned, or called pthread_exit).
+  [[noreturn]] void thread_ended();
+
   // The crash handler's entry (crash_guard.cpp): records the signal and resumes run().
   [[noreturn]] void crashed_by_signal(int sig, const void* fault_address, const void* pc);
 
@@ -130,10 +158,10 @@ class ProgramInstance {
   struct LibcState;  // what is switched with the instance (errno, getopt, C++ streams)
   class StreamBuf;
   void enter(const char* name);
+  void back_to_simulator();  // the simulator's errno, getopt state and C++ streams again
   void leave();
   // Charges the program's code since it last resumed (the compute model).
   void charge_program_code();
-  std::vector<bool> spans_;  // per call under way: whether it opened a span
   [[noreturn]] void escape(std::exception_ptr e);
   [[noreturn]] void jump_out();
   void map_window(const void* host, uint64_t bytes, bool writable, const std::string& what);
@@ -156,7 +184,6 @@ class ProgramInstance {
     void* self;
   };
   std::map<std::string, Api> apis_;
-  fw::Hal* hal_ = nullptr;
   double core_hz_ = 0;
   std::unique_ptr<HeapArena> heap_;
   void* heap_host_ = nullptr;
@@ -168,7 +195,6 @@ class ProgramInstance {
   std::unique_ptr<LibcState> libc_;
   std::unique_ptr<StreamBuf> cout_buf_, cerr_buf_;
 
-  sigjmp_buf jump_;
   End end_ = End::Running;
   int status_ = 0;
   std::string why_;
@@ -176,10 +202,10 @@ class ProgramInstance {
   const void* fault_address_ = nullptr;
   const void* fault_pc_ = nullptr;
   bool stack_overflow_ = false;
-  std::exception_ptr escaped_;
   double left_at_ = 0;  // host CPU time when the program's code last resumed
   uint64_t compute_cycles_ = 0, calls_ = 0;
-  int depth_ = 0;  // calls under way (a user operation's code runs inside one)
+  Thread main_;
+  Thread* cur_ = &main_;  // the thread whose code or call runs now
 };
 
 template <class F>

@@ -2,7 +2,7 @@
 // -l, -c, objects) into the underlying compiler's, so that a user's program builds into a
 // module the simulator loads (sw/user/program_image.h) with its Makefile or
 // `./configure CC=hybridsim-mpicc` unchanged. Each wrapper (hybridsim-mpicc, hybridsim-mpicxx,
-// and those of other interfaces) is a Flavour: its language, its include directories and its
+// each target of hybridsim-cellcc) is a Flavour: its language, its include directories and its
 // runtime libraries.
 //
 // What the engine adds:

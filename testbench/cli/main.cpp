@@ -289,7 +289,9 @@ int sc_main(int argc, char* argv[]) {
       hs::runner::Simulation sim(ro);
       const int rc = sim.run(std::cout);
       check_standard_output();
-      return rc;
+      // A run of a user's program that failed ends with the program's own status.
+      const int program_status = sim.report()["results"].value("program_exit_status", 0);
+      return rc != 0 && program_status != 0 ? program_status : rc;
     }
     if (*params) {
       list_params(params_scenario, params_sets);

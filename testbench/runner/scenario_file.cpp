@@ -130,6 +130,11 @@ std::string resolve_scenario(const std::string& name_or_path) {
   if (name_or_path.find('/') == std::string::npos && fs::is_regular_file(builtin, ec)) {
     return builtin.string();
   }
+  // A launcher's scenario (it runs a program the user names: hybrid_program) by its name too.
+  const fs::path launcher = launcher_scenario(name_or_path);
+  if (name_or_path.find('/') == std::string::npos && fs::is_regular_file(launcher, ec)) {
+    return launcher.string();
+  }
   if (fs::is_directory(name_or_path, ec)) {
     throw InputError(
         fmt::format("scenario '{}' is a directory, not a scenario file", name_or_path));

@@ -37,8 +37,9 @@ Scenario load_scenario(const std::string& path);
 // Names of the built-in scenarios.
 std::vector<std::string> builtin_scenarios();
 
-// A launcher's scenario (testbench/scenarios/launchers/NAME.json: `hybridsim mpirun`'s), which
-// the launcher completes with parameters; not a built-in scenario of its own.
+// A launcher's scenario (testbench/scenarios/launchers/NAME.json: `hybridsim mpirun`'s, and
+// hybrid_program's, which `hybridsim run` finds by name), completed with parameters naming a
+// program; not a built-in scenario of its own (it cannot run without one).
 std::string launcher_scenario(const std::string& name);
 
 }  // namespace hs::runner

@@ -128,8 +128,9 @@ std::optional<Json> ParamRegistry::convert(const ParamInfo& p, const Json& v, co
       }
       return v;
     case ParamType::String:
-      // A whole number stands for its digits: `--set x_at=5` means the list "5", as "5,9" does.
-      if (v.is_number_integer()) {
+      // A whole number stands for its digits: `--set x_at=5` means the list "5", as "5,9" does;
+      // a JSON list for its text: `--set 'workload.args=["-n","4"]'` means '["-n","4"]'.
+      if (v.is_number_integer() || v.is_array()) {
         out = v.dump();
       } else if (!v.is_string()) {
         why = fmt::format("expects a string, got {}", shown(v));

@@ -253,7 +253,7 @@ static void hs_run_main(int argc, char** argv) {
     const char* slash = strrchr(argv[0], '/');
     hs_program_name = slash ? slash + 1 : argv[0];
   }
-  exit(main(argc, argv, environ));
+  exit(hs_rt_call_main ? hs_rt_call_main(argc, argv) : main(argc, argv, environ));
 }
 
 /* After its instance is gone, the module's code may still run once (a destructor function the
@@ -485,8 +485,9 @@ HS_HIDDEN int nanosleep(const struct timespec* t, struct timespec* left) {
   if (left) left->tv_sec = left->tv_nsec = 0;
   return 0;
 }
-HS_HIDDEN int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*),
-                             void* arg) {
+/* Weak: an interface whose programs have threads (the PPE's) defines its own. */
+HS_HIDDEN __attribute__((weak)) int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                                                   void* (*fn)(void*), void* arg) {
   (void)thread, (void)attr, (void)fn, (void)arg;
   fprintf(stderr, "pthread_create: a program runs on one modelled core; threads are refused\n");
   return EAGAIN;

@@ -12,6 +12,9 @@ extern "C" {
 __attribute__((visibility("hidden"))) const struct hs_user_services* hs_rt_services(void);
 /* Records where the program called an API from (the caller's return address). */
 __attribute__((visibility("hidden"))) void hs_rt_note_call_site(const void* site);
+/* An interface whose programs have an entry of their own (the SPU's main(speid, argp, envp))
+ * defines this: the runtime calls it instead of main(argc, argv, envp). */
+__attribute__((weak, visibility("hidden"))) int hs_rt_call_main(int argc, char** argv);
 
 #ifdef __cplusplus
 }

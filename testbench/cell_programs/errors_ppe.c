@@ -1,0 +1,33 @@
+/* PPE programs that misuse the SDK, one per argument: each run must fail naming the call.
+ *   noload    spe_context_run on a context no program was loaded into
+ *   overflow  spe_program_load of an SPU program larger than the local store
+ *   dma       an SPU program whose DMA breaks the MFC's size rule
+ *   status    the PPE program returns 3: the run's exit status */
+#include <libspe2.h>
+#include <stdio.h>
+#include <string.h>
+
+extern spe_program_handle_t big_spu;
+extern spe_program_handle_t bad_dma_spu;
+
+static char data[128] __attribute__((aligned(128)));
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "";
+  spe_context_ptr_t ctx = spe_context_create(0, NULL);
+  unsigned int entry = SPE_DEFAULT_ENTRY;
+  spe_stop_info_t stop;
+  if (strcmp(mode, "noload") == 0) {
+    spe_context_run(ctx, &entry, 0, data, NULL, &stop);
+  } else if (strcmp(mode, "overflow") == 0) {
+    spe_program_load(ctx, &big_spu);
+  } else if (strcmp(mode, "dma") == 0) {
+    spe_program_load(ctx, &bad_dma_spu);
+    spe_context_run(ctx, &entry, 0, data, NULL, &stop);
+  } else if (strcmp(mode, "status") == 0) {
+    printf("returning 3\n");
+    return 3;
+  }
+  printf("FAIL: mode '%s' went on\n", mode);
+  return 0;
+}

@@ -1,0 +1,343 @@
+// The `hybrid_program` workload: a user's Cell program, built with hybridsim-cellcc, on the
+// hybrid node's first accelerator. The PPE program (workload.program) runs on the PPE as a
+// private instance (sw/user/) with its memory in the Cell's DRAM; each SPU program it loads
+// with spe_program_load runs on its SPE with its memory in the local store
+// (sw/cell/program/). The PPE program's output goes to the terminal and its exit status is
+// the run's (results.program_exit_status, which `hybridsim run` returns when the run fails).
+//
+// How the run ends: the PPE program returns 0 (or exit(0)), and every SPU program it started
+// has stopped. A PPE program that exits with another status, aborts or crashes, an SPU program
+// that aborts or crashes, and a misuse of libspe2 or of the MFC fail the run naming the
+// program, what happened and where.
+#include <elf.h>
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "hw/cell/spe_interface.h"
+#include "sw/cell/ppe_sdk.h"
+#include "sw/cell/program/ppe_program.h"
+#include "sw/cell/program/ppe_threads.h"
+#include "sw/cell/program/spu_program.h"
+#include "sw/hal/irq_wait.h"
+#include "sw/hal/spe_mmio.h"
+#include "sw/hal/spu.h"
+#include "testbench/runner/hybrid_model.h"
+#include "testbench/runner/user_programs.h"
+#include "testbench/runner/workload_registry.h"
+#include "tlm/check/checker.h"
+#include "tlm/common/errors.h"
+#include "tlm/kernel/now.h"
+#include "tlm/params/param_registry.h"
+
+namespace hs::runner {
+
+namespace {
+
+constexpr const char* kPpeEnds = "Cell program: the PPE program returns 0";
+constexpr const char* kSpuEnds = "Cell program: every SPU program ends by returning or exit";
+// The PPE program's region of the Cell's DRAM: above what firmware conventionally uses.
+constexpr uint64_t kPpeRegionBase = uint64_t{256} << 20;
+constexpr uint64_t kPpeRegionMax = uint64_t{512} << 20;
+constexpr uint64_t kMinSpuHeap = 16 * 1024;
+
+std::string kib(uint64_t bytes) {
+  return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024.0);
+}
+
+struct SpeSlot {
+  std::shared_ptr<const user::ProgramImage> image;
+  std::unique_ptr<user::ProgramInstance> instance;  // fresh for the next run
+  bool running = false;
+  int runs = 0;
+  uint64_t compute_cycles = 0, calls = 0;
+};
+
+struct CellJob {
+  std::shared_ptr<const user::ProgramImage> image;
+  std::unique_ptr<user::ProgramOutput> output;
+  std::unique_ptr<user::ProgramInstance> ppe;
+  std::vector<SpeSlot> spes;
+  UserProgramParams params;
+  uint64_t spu_stack = 0;
+  std::vector<std::string> args;
+  std::vector<std::string> ends;  // abnormal ends, in order
+  int exit_status = 0;
+  bool ppe_done = false;
+  int ppe_threads = 0;
+  uint64_t thread_switches = 0;
+  double ppe_end_ns = 0;
+  cell::CellAccelerator* acc = nullptr;
+
+  // A fresh instance of SPE `s`'s loaded program in its local store; throws
+  // std::runtime_error saying what does not fit.
+  void make_spu_instance(int s) {
+    SpeSlot& slot = spes[static_cast<size_t>(s)];
+    slot.instance.reset();  // its windows leave the local store first
+    user::InstanceSetup setup;
+    setup.name = fmt::format("SPE {} ({})", s, slot.image->name());
+    setup.label = fmt::format("spe{}", s);
+    setup.region_base = 0;
+    setup.region_bytes = fw::cell_program::kProgramTop;
+    setup.stack_bytes = spu_stack;
+    setup.compute = params.compute;
+    setup.output = output.get();
+    // What the program needs, from its loadable segments, before anything is loaded.
+    uint64_t code = 0, data = 0;
+    const std::string& b = slot.image->bytes();
+    Elf64_Ehdr eh;
+    std::memcpy(&eh, b.data(), sizeof eh);
+    for (unsigned i = 0; i < eh.e_phnum; ++i) {
+      Elf64_Phdr ph;
+      const uint64_t at = eh.e_phoff + uint64_t{i} * eh.e_phentsize;
+      if (at + sizeof ph > b.size()) break;
+      std::memcpy(&ph, b.data() + at, sizeof ph);
+      if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+      const uint64_t pages =
+          ((ph.p_vaddr + ph.p_memsz + 4095) & ~uint64_t{4095}) - (ph.p_vaddr & ~uint64_t{4095});
+      ((ph.p_flags & PF_W) ? data : code) += pages;
+    }
+    const uint64_t top = fw::cell_program::kProgramTop;
+    const uint64_t need = code + data + spu_stack + kMinSpuHeap;
+    if (need > top) {
+      throw std::runtime_error(fmt::format(
+          "the SPU program {} does not fit SPE {}'s local store: its code and constants ({}), "
+          "globals ({}), stack ({}, workload.spu_stack_size) and at least {} of heap need {}, "
+          "{} more than the {} below the run parameters' page",
+          slot.image->name(), s, kib(code), kib(data), kib(spu_stack), kib(kMinSpuHeap), kib(need),
+          kib(need - top), kib(top)));
+    }
+    try {
+      slot.instance = std::make_unique<user::ProgramInstance>(
+          slot.image, std::move(setup), windows_in(acc->spes[static_cast<size_t>(s)]->local_store));
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(fmt::format("the SPU program {} cannot be loaded into SPE {}: {}",
+                                           slot.image->name(), s, e.what()));
+    }
+  }
+
+  void record_end(const std::string& why, int status) {
+    if (ends.empty() && status != 0) exit_status = status;
+    ends.push_back(why);
+  }
+
+  // SPE s's firmware: each run request runs the loaded program afresh, until the PPE program
+  // has ended and no run is asked for.
+  void spu_firmware(fw::Hal& hal, int s) {
+    namespace ctl = cell::spe::ctl;
+    const uint64_t base = hybrid::amap::kSpeControl;
+    static Check& spu_check = CheckRegistry::instance().check(kSpuEnds);
+    SpeSlot& slot = spes[static_cast<size_t>(s)];
+    for (;;) {
+      fw::irq::wait_until(hal, 1u << cell::spe::kRunLine, fw::spu::kIrqTimeoutCycles, "SPE run",
+                          [&] { return ppe_done || hal.reg_read(base + ctl::kRunRequest) != 0; });
+      if (ppe_done && !slot.running) return;
+      hal.reg_write(base + ctl::kStart, 1);
+      uint64_t words[6];
+      hal.load(hybrid::amap::kSpeLocalStore + fw::cell_sdk::kRunParameters, words, sizeof words);
+      if (!slot.instance || slot.instance->started()) make_spu_instance(s);
+      user::ProgramInstance& p = *slot.instance;
+      const uint64_t params[3] = {words[0], words[2], words[4]};
+      fw::cell_program::SpuProgram binding(p, hal, params);
+      binding.provide_to(p);
+      p.run(hal);
+      ++slot.runs;
+      slot.compute_cycles += p.compute_cycles();
+      slot.calls += p.calls();
+      ++spu_check.evaluations;
+      using End = user::ProgramInstance::End;
+      if (p.end() != End::Exited) {
+        const std::string why = fmt::format("{} {}", p.name(), p.end_description());
+        record_end(why, p.exit_status());
+        CheckRegistry::instance().fail(kSpuEnds, fmt::format("SPE {}", s), why);
+      }
+      // The SDK's stop: the exit code's low byte with the normal-end marker (ppe_sdk.cpp).
+      slot.running = false;
+      hal.reg_write(base + ctl::kStop, 0x2000u | (static_cast<uint32_t>(p.exit_status()) & 0xFF));
+    }
+  }
+};
+
+}  // namespace
+
+HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
+                   "a Cell program built with hybridsim-cellcc (workload.program): the PPE "
+                   "program on accelerator 0's PPE, the SPU programs it loads on its SPEs") {
+  m.results_declared.declare({
+      {"program", "", "the PPE program run"},
+      {"program_exit_status", "", "the PPE program's exit status (the run's when it fails)"},
+      {"abnormal_ends", "", "programs that ended otherwise than by returning 0, in order"},
+      {"compute_model", "", "how host code between calls is charged: scaled, fixed or zero"},
+      {"ppe_compute_cycles", "cycles", "PPE cycles charged for the PPE program's own code"},
+      {"spu_compute_cycles", "cycles", "SPU cycles charged for the SPU programs' own code"},
+      {"calls_into_the_simulator", "calls", "libspe2, MFC and runtime calls the programs made"},
+      {"spu_runs", "runs", "SPU program runs (spe_context_run), over all SPEs"},
+      {"ppe_threads", "threads", "the PPE program's threads, its main thread included"},
+      {"ppe_thread_switches", "switches", "times the PPE passed from one thread to another"},
+      {"ppe_heap_peak_bytes", "B", "the largest heap the PPE program reached"},
+      {"program_time_ns", "ns", "from the run's start to the PPE program's end"},
+  });
+  ParamScope p("workload");
+  const std::string program_param = p.name("program");
+  const std::string path = p.text("program", "", "the PPE program hybridsim-cellcc linked");
+  const std::string args_text =
+      p.text("args", "[]", "the program's arguments, a JSON list of strings (argv[1...])");
+  auto job = std::make_shared<CellJob>();
+  job->spu_stack = static_cast<uint64_t>(
+      p.integer("spu_stack_size", 64 * 1024, "B",
+                "each SPU program's stack, in its local store (a guard page below it catches an "
+                "overflow)",
+                Range::between(8 * 1024, 192 * 1024)));
+  const double timeslice_ns = p.real(
+      "ppe_timeslice", 10000, "ns",
+      "how long a PPE program's thread runs before a ready thread may take the PPE (0: until it "
+      "blocks)",
+      Range::between(0, 1e9));
+  if (path.empty()) {
+    throw InputError(fmt::format(
+        "parameter '{}': the hybrid_program workload needs a PPE program (hybridsim run "
+        "hybrid_program --set {}=APP)",
+        program_param, program_param));
+  }
+  try {
+    const auto j = nlohmann::json::parse(args_text);
+    if (!j.is_array()) throw std::invalid_argument("not a list");
+    for (const auto& a : j) {
+      if (!a.is_string()) throw std::invalid_argument("not a list of strings");
+      job->args.push_back(a.get<std::string>());
+    }
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("parameter '{}' = {}: expects a JSON list of strings ({})",
+                                 p.name("args"), args_text, e.what()));
+  }
+  job->params = declare_user_program_params();
+  job->image = read_program(path, program_param);
+  if (!job->image->exports("hybridsim_ppe_program")) {
+    throw InputError(fmt::format(
+        "parameter '{}': {} is not a PPE program (link it with hybridsim-cellcc --target=ppu{})",
+        program_param, path,
+        job->image->exports("hybridsim_spu_program")
+            ? "; an SPU program is embedded with --embed and loaded by the PPE program"
+            : ""));
+  }
+  job->output = std::make_unique<user::ProgramOutput>(stdout, stderr, job->params.labels);
+  auto& acc = *m.node.accelerators[0];
+  job->acc = &acc;
+  const uint64_t dram = acc.dram->size();
+  if (dram <= kPpeRegionBase + (uint64_t{16} << 20)) {
+    throw InputError(
+        fmt::format("the accelerator's DRAM ({} MiB) leaves no room for the PPE "
+                    "program above {} MiB",
+                    dram >> 20, kPpeRegionBase >> 20));
+  }
+  user::InstanceSetup s;
+  s.name = fmt::format("the PPE program ({})", job->image->name());
+  s.label = "ppe";
+  s.args = job->args;
+  s.region_base = kPpeRegionBase;
+  s.region_bytes = std::min(kPpeRegionMax, dram - kPpeRegionBase);
+  s.stack_bytes = job->params.stack_bytes;
+  s.compute = job->params.compute;
+  s.output = job->output.get();
+  try {
+    job->ppe =
+        std::make_unique<user::ProgramInstance>(job->image, std::move(s), windows_in(*acc.dram));
+  } catch (const std::runtime_error& e) {
+    throw InputError(fmt::format("parameter '{}': {}", program_param, e.what()));
+  }
+  CheckRegistry::instance().check(kPpeEnds);
+  CheckRegistry::instance().check(kSpuEnds);
+  const int spes = static_cast<int>(acc.spes.size());
+  job->spes.resize(static_cast<size_t>(spes));
+  CellJob* state = job.get();
+  for (int i = 0; i < spes; ++i) {
+    Core& spu = acc.spes[static_cast<size_t>(i)]->spu;
+    spu.set_execution(Core::Execution::Fiber);
+    spu.set_stack(job->spu_stack, true);
+    spu.set_firmware([state, i](fw::Hal& hal) { state->spu_firmware(hal, i); });
+    // The PPE program's pointers are effective addresses (sw/cell/program/ppe_program.h).
+    acc.spes[static_cast<size_t>(i)]->mfc.set_translation([state](uint64_t ea, uint64_t bytes) {
+      const auto at = state->ppe->windows().to_simulated(reinterpret_cast<const void*>(ea),
+                                                         std::max<uint64_t>(bytes, 1));
+      return at ? *at : ea;
+    });
+  }
+  acc.ppe->set_execution(Core::Execution::Fiber);
+  acc.ppe->set_stack(job->params.stack_bytes, true);
+  const auto timeslice = static_cast<uint64_t>(timeslice_ns * 1e-9 * acc.clock_hz);
+  acc.ppe->set_firmware([state, spes, timeslice](fw::Hal& hal) {
+    user::ProgramInstance& prog = *state->ppe;
+    fw::cell_program::PpeThreads threads(hal, prog, state->params.stack_bytes, timeslice);
+    fw::cell_program::PpeProgram binding(
+        prog, threads.running_hal(), spes,
+        [state](int spe, std::shared_ptr<const user::ProgramImage> image) {
+          SpeSlot& slot = state->spes[static_cast<size_t>(spe)];
+          if (slot.running) {
+            throw std::runtime_error(fmt::format("SPE {} is running a program", spe));
+          }
+          slot.instance.reset();  // its windows leave the local store
+          slot.image = std::move(image);
+          if (slot.image) state->make_spu_instance(spe);
+        },
+        [state](int spe) {
+          SpeSlot& slot = state->spes[static_cast<size_t>(spe)];
+          if (slot.image) slot.running = true;  // spe_context_run is about to start it
+          return static_cast<bool>(slot.image);
+        });
+    binding.provide_to(prog);
+    threads.provide_to(prog);
+    try {
+      prog.run(threads.main_hal());
+    } catch (const fw::cell_program::PpeThreads::ProgramEnded&) {
+      // another thread ended the program (exit, abort, a crash): end() says how
+    }
+    state->ppe_threads = threads.threads_created();
+    state->thread_switches = threads.switches();
+    state->ppe_end_ns = hs::now().to_seconds() * 1e9;
+    static Check& ppe_check = CheckRegistry::instance().check(kPpeEnds);
+    ++ppe_check.evaluations;
+    using End = user::ProgramInstance::End;
+    if (prog.end() != End::Exited || prog.exit_status() != 0) {
+      const std::string why =
+          prog.end() == End::Exited
+              ? fmt::format("{} exited with status {}", prog.name(), prog.exit_status())
+              : fmt::format("{} {}", prog.name(), prog.end_description());
+      state->record_end(why, prog.exit_status() != 0 ? prog.exit_status() : 1);
+      CheckRegistry::instance().fail(kPpeEnds, hal.core_name(), why);
+    }
+    // The process is over: SPEs with nothing running are woken to finish.
+    state->ppe_done = true;
+    for (int i = 0; i < spes; ++i) {
+      if (state->spes[static_cast<size_t>(i)].running) continue;
+      hal.reg_write(fw::spe_mmio::Spe{0, i}.ps(cell::spe::ps::kSpuRunCntl), 1);
+    }
+  });
+  m.results = [job, path] {
+    nlohmann::json r;
+    r["program"] = path;
+    r["program_exit_status"] = job->exit_status;
+    r["abnormal_ends"] = job->ends;
+    r["compute_model"] = user::compute_kind_name(job->params.compute.kind);
+    uint64_t spu_compute = 0, calls = job->ppe->calls();
+    int runs = 0;
+    for (const auto& slot : job->spes) {
+      spu_compute += slot.compute_cycles;
+      calls += slot.calls;
+      runs += slot.runs;
+    }
+    r["ppe_compute_cycles"] = job->ppe->compute_cycles();
+    r["spu_compute_cycles"] = spu_compute;
+    r["calls_into_the_simulator"] = calls;
+    r["spu_runs"] = runs;
+    r["ppe_threads"] = job->ppe_threads;
+    r["ppe_thread_switches"] = job->thread_switches;
+    const auto* h = job->ppe->heap_if_started();
+    r["ppe_heap_peak_bytes"] = h ? h->peak() : 0;
+    r["program_time_ns"] = job->ppe_end_ns;
+    return r;
+  };
+}
+
+}  // namespace hs::runner
