@@ -14,6 +14,7 @@ rest_packages=(
   gnuplot-nox                               # hybridsim plot, the README's figures
   gtkwave                                   # vcd2fst (--vcd FILE.fst), fst2vcd, the viewer
   slurm-wlm slurm-client munge              # the Slurm sweep backend and its end-to-end test
+  libopenmpi-dev openmpi-bin                # parallel launches (mpirun) and their test
 )
 case "${1:-all}" in
   run) packages=("${run_packages[@]}") ;;

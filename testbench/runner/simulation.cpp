@@ -22,6 +22,7 @@
 #include "tlm/common/output_file.h"
 #include "tlm/fault/fault_injector.h"
 #include "tlm/kernel/kernel_setup.h"
+#include "tlm/parallel/launcher.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/params/quantity.h"
 #include "tlm/stats/statistics.h"
@@ -127,6 +128,16 @@ Simulation::DropUnfinishedOutputs::~DropUnfinishedOutputs() {
 }
 
 Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
+  // Every scenario runs as one process, one SystemC kernel. Several processes started together
+  // would each simulate the whole machine and write the same outputs: refused before anything
+  // is built or written.
+  if (const Launch launch = launched(); launch.processes > 1) {
+    throw InputError(fmt::format(
+        "{}: started by {} as {} processes (this is process {}), but hybridsim simulates a "
+        "scenario in one process: each would run the whole machine and overwrite the others' "
+        "outputs; run it as one process (without {}, or with one task)",
+        opts.scenario, launch.launcher, launch.processes, launch.rank, launch.launcher));
+  }
   // --quiet prints nothing but errors: the kernel's warnings (W505 and the like) included.
   if (opts.quiet) {
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
