@@ -23,17 +23,10 @@ static void* hs_spe_self;
 
 static const struct hs_libspe2_table* hs_spe_table(void) {
   if (!hs_spe) {
-    const struct hs_user_services* s = hs_rt_services();
-    hs_spe = (const struct hs_libspe2_table*)s->api(s->instance, HS_LIBSPE2_API_NAME,
-                                                    HS_LIBSPE2_API_VERSION, &hs_spe_self);
-    if (!hs_spe) {
-      static const char why[] =
-          "this PPE program runs on a machine without Cell accelerators (run it with hybridsim "
-          "run hybrid_program --set workload.program=PROGRAM)";
-      s->write(s->instance, HS_STDERR, why, sizeof why - 1);
-      s->write(s->instance, HS_STDERR, "\n", 1);
-      s->abort(s->instance, why);
-    }
+    hs_spe = (const struct hs_libspe2_table*)hs_rt_api(
+        HS_LIBSPE2_API_NAME, HS_LIBSPE2_API_VERSION, &hs_spe_self,
+        "this PPE program runs on a machine without Cell accelerators (run it with hybridsim "
+        "run hybrid_program --set workload.program=PROGRAM)");
   }
   return hs_spe;
 }

@@ -20,17 +20,10 @@ static void* hs_spu_self;
 
 static const struct hs_spu_table* hs_spu_table(void) {
   if (!hs_spu) {
-    const struct hs_user_services* s = hs_rt_services();
-    hs_spu = (const struct hs_spu_table*)s->api(s->instance, HS_SPU_API_NAME, HS_SPU_API_VERSION,
-                                                &hs_spu_self);
-    if (!hs_spu) {
-      static const char why[] =
-          "this SPU program runs outside an SPE (load it with spe_program_load and run it with "
-          "spe_context_run from a PPE program)";
-      s->write(s->instance, HS_STDERR, why, sizeof why - 1);
-      s->write(s->instance, HS_STDERR, "\n", 1);
-      s->abort(s->instance, why);
-    }
+    hs_spu = (const struct hs_spu_table*)hs_rt_api(
+        HS_SPU_API_NAME, HS_SPU_API_VERSION, &hs_spu_self,
+        "this SPU program runs outside an SPE (load it with spe_program_load and run it with "
+        "spe_context_run from a PPE program)");
   }
   return hs_spu;
 }

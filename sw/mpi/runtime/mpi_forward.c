@@ -14,17 +14,10 @@ static void* hs_mpi_self;
 
 static const struct hs_mpi_table* hs_mpi_table(void) {
   if (!hs_mpi) {
-    const struct hs_user_services* s = hs_rt_services();
-    hs_mpi = (const struct hs_mpi_table*)s->api(s->instance, HS_MPI_API_NAME, HS_MPI_API_VERSION,
-                                                &hs_mpi_self);
-    if (!hs_mpi) {
-      static const char why[] =
-          "this program calls MPI, but the machine it runs on has no MPI (run it with "
-          "hybridsim mpirun)";
-      s->write(s->instance, HS_STDERR, why, sizeof why - 1);
-      s->write(s->instance, HS_STDERR, "\n", 1);
-      s->abort(s->instance, why);
-    }
+    hs_mpi = (const struct hs_mpi_table*)hs_rt_api(
+        HS_MPI_API_NAME, HS_MPI_API_VERSION, &hs_mpi_self,
+        "this program calls MPI, but the machine it runs on has no MPI (run it with "
+        "hybridsim mpirun)");
   }
   return hs_mpi;
 }

@@ -44,6 +44,17 @@ const struct hs_user_services* hs_rt_services(void) {
   return hs_services;
 }
 
+const void* hs_rt_api(const char* name, uint32_t version, void** self, const char* why_missing) {
+  const struct hs_user_services* s = hs_services;
+  const void* table = s->api(s->instance, name, version, self);
+  if (!table) {
+    s->write(s->instance, HS_STDERR, why_missing, strlen(why_missing));
+    s->write(s->instance, HS_STDERR, "\n", 1);
+    s->abort(s->instance, why_missing);
+  }
+  return table;
+}
+
 void hs_rt_note_call_site(const void* site) {
   hs_runtime.call_site = site;
 }
