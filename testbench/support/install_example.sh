@@ -4,7 +4,9 @@
 # directory; testbench/examples/own_firmware builds against find_package(hybridsim) and runs its
 # own firmware to the right answer; testbench/examples/own_workload registers a workload with
 # the installed runner and runs it from a scenario file, with report, trace and waveform; the
-# installed hybridsim-mpicc builds an MPI program that the installed `hybridsim mpirun` runs.
+# installed hybridsim-mpicc builds an MPI program that the installed `hybridsim mpirun` runs;
+# the installed hybridsim-cellcc builds a Cell program in the SDK's three steps that the
+# installed `hybridsim run hybrid_program` runs.
 #   install_example.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 src=$2 work=$3
@@ -13,7 +15,8 @@ mkdir -p "$work"
 prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-for f in bin/hybridsim bin/hybridsim-mpicc bin/hybridsim-mpicxx include/hybridsim/program/mpi.h lib/cmake/hybridsim/hybridsimConfig.cmake include/hybridsim/hw/hybrid/hybrid_node.h \
+for f in bin/hybridsim bin/hybridsim-mpicc bin/hybridsim-mpicxx bin/hybridsim-cellcc include/hybridsim/program/mpi.h \
+  include/hybridsim/program/libspe2.h include/hybridsim/program/spu_mfcio.h lib/cmake/hybridsim/hybridsimConfig.cmake include/hybridsim/hw/hybrid/hybrid_node.h \
   share/hybridsim/scenarios/default.json; do
   [ -e "$prefix/$f" ] || { echo "install_example: $prefix/$f was not installed" >&2; exit 1; }
 done
@@ -53,6 +56,40 @@ PROGRAM
 "$prefix/bin/hybridsim" mpirun -n 4 ./hello | tee hello.txt
 grep -q '^ranks 4 sum 6$' hello.txt
 
+# A Cell program built with the installed hybridsim-cellcc in the SDK's three steps (SPU
+# program, embedded handle, PPE program) and run on the hybrid node by the installed runner:
+# the SPU's answer comes back through its outbound mailbox.
+cat >answer_spu.c <<'PROGRAM'
+#include <spu_mfcio.h>
+int main(unsigned long long speid, unsigned long long argp, unsigned long long envp) {
+  (void)speid;
+  (void)envp;
+  spu_write_out_mbox((unsigned int)argp + 1);
+  return 0;
+}
+PROGRAM
+cat >answer_ppe.c <<'PROGRAM'
+#include <libspe2.h>
+#include <stdint.h>
+#include <stdio.h>
+extern spe_program_handle_t answer_spu;
+int main(void) {
+  spe_context_ptr_t ctx = spe_context_create(0, NULL);
+  if (!ctx || spe_program_load(ctx, &answer_spu) != 0) return 1;
+  unsigned int entry = SPE_DEFAULT_ENTRY, answer = 0;
+  if (spe_context_run(ctx, &entry, 0, (void*)(uintptr_t)41, NULL, NULL) < 0) return 2;
+  if (spe_out_mbox_read(ctx, &answer, 1) != 1) return 3;
+  printf("SPE answered %u\n", answer);
+  return spe_context_destroy(ctx);
+}
+PROGRAM
+"$prefix/bin/hybridsim-cellcc" --target=spu -O2 -o answer_spu.spu answer_spu.c
+"$prefix/bin/hybridsim-cellcc" --embed answer_spu answer_spu.spu -o answer_spu-embed.o
+"$prefix/bin/hybridsim-cellcc" --target=ppu -O2 -o answer answer_ppe.c answer_spu-embed.o
+"$prefix/bin/hybridsim" run hybrid_program --quiet --set workload.program=./answer | tee answer.txt
+grep -q '^SPE answered 42$' answer.txt ||
+  { echo "install_example: the Cell program built with the installed hybridsim-cellcc gave no answer" >&2; exit 1; }
+
 # A workload of one's own, registered with the installed runner and run from a scenario file:
 # the report, trace and waveform as `hybridsim run` writes them, its data checked by its own
 # check, and bad input refused as the command line refuses it.
@@ -80,4 +117,4 @@ rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q "workload.factr" bad.txt && grep -q "did you mean 'workload.factor'" bad.txt ||
   { cat bad.txt; echo "install_example: a misspelt parameter was not refused (exit $rc)" >&2; exit 1; }
-echo "install_example: installed, ran a scenario, built and ran own_firmware, own_workload and an MPI program"
+echo "install_example: installed, ran a scenario, built and ran own_firmware, own_workload, an MPI program and a Cell program"
