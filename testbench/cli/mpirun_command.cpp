@@ -10,6 +10,7 @@
 
 #include "testbench/runner/scenario_file.h"
 #include "testbench/runner/simulation.h"
+#include "tlm/common/balanced_dims.h"
 #include "tlm/common/errors.h"
 
 namespace hs::cli {
@@ -51,20 +52,7 @@ MpirunCommand::MpirunCommand(CLI::App& app) : s_(std::make_unique<State>()) {
 MpirunCommand::~MpirunCommand() = default;
 
 std::vector<int> torus_for(int nodes) {
-  // Prime factors, largest first, each to the smallest dimension so far.
-  std::vector<int> factors, dims = {1, 1, 1};
-  int rest = nodes;
-  for (int f = 2; f * f <= rest; ++f) {
-    while (rest % f == 0) {
-      factors.push_back(f);
-      rest /= f;
-    }
-  }
-  if (rest > 1) factors.push_back(rest);
-  std::sort(factors.rbegin(), factors.rend());
-  for (int f : factors) *std::min_element(dims.begin(), dims.end()) *= f;
-  std::sort(dims.rbegin(), dims.rend());
-  return dims;
+  return hs::balanced_dims(nodes, 3);
 }
 
 std::optional<int> MpirunCommand::dispatch() {

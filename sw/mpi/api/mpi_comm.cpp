@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "sw/mpi/api/mpi_rank.h"
+#include "tlm/common/balanced_dims.h"
 
 namespace hs::fw::mpi::api {
 
@@ -410,20 +411,8 @@ int MpiRank::Dims_create(int nnodes, int ndims, int dims[]) {
     }
     return MPI_SUCCESS;
   }
-  // The rest's prime factors, largest first, each to the smallest free dimension so far.
-  int rest = nnodes / fixed;
-  std::vector<int> factors;
-  for (int f = 2; f * f <= rest; ++f) {
-    while (rest % f == 0) {
-      factors.push_back(f);
-      rest /= f;
-    }
-  }
-  if (rest > 1) factors.push_back(rest);
-  std::sort(factors.rbegin(), factors.rend());
-  std::vector<int> out(static_cast<size_t>(free), 1);
-  for (int f : factors) *std::min_element(out.begin(), out.end()) *= f;
-  std::sort(out.rbegin(), out.rend());
+  // The rest split as evenly as it goes over the free dimensions.
+  const std::vector<int> out = hs::balanced_dims(nnodes / fixed, free);
   size_t k = 0;
   for (int i = 0; i < ndims; ++i) {
     if (dims[i] == 0) dims[i] = out[k++];
