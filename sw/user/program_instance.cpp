@@ -297,7 +297,11 @@ void ProgramInstance::run(fw::Hal& hal) {
   core_hz_ = hal.clock_hz();
   // The stack: the core's fiber's (guarded: the page below it faults).
   if (Fiber* f = Fiber::current()) {
-    stack_guard_ = f->guard_page();
+    if (f->guard_page()) {
+      stack_guards_.insert(stack_guards_.begin(), StackGuard{f->guard_page(), Fiber::kGuardBytes,
+                                                             "", setup_.stack_bytes,
+                                                             setup_.stack_param});
+    }
     // Above the canary's page.
     map_window(f->stack() + kPage, f->stack_bytes() - kPage, true, "stack");
   }
@@ -468,9 +472,28 @@ void ProgramInstance::crashed_by_signal(int sig, const void* fault_address, cons
   fault_address_ = fault_address;
   fault_pc_ = pc;
   const auto* a = static_cast<const char*>(fault_address);
-  stack_overflow_ = stack_guard_ && (sig == SIGSEGV || sig == SIGBUS) && a >= stack_guard_ &&
-                    a < stack_guard_ + Fiber::kGuardBytes;
+  overflowed_ = nullptr;
+  for (const StackGuard& g : stack_guards_) {
+    if ((sig == SIGSEGV || sig == SIGBUS) && a >= g.guard && a < g.guard + g.guard_bytes) {
+      overflowed_ = &g;
+    }
+  }
   jump_out();
+}
+
+void ProgramInstance::add_stack_guard(const void* guard, uint64_t guard_bytes, std::string whose,
+                                      uint64_t stack_bytes, std::string param) {
+  stack_guards_.push_back(StackGuard{static_cast<const char*>(guard), guard_bytes,
+                                     std::move(whose), stack_bytes, std::move(param)});
+}
+
+void ProgramInstance::remove_stack_guard(const void* guard) {
+  for (auto it = stack_guards_.begin(); it != stack_guards_.end(); ++it) {
+    if (it->guard == guard) {
+      stack_guards_.erase(it);
+      return;
+    }
+  }
 }
 
 // ---- descriptions ----
@@ -532,9 +555,12 @@ std::string ProgramInstance::end_description() const {
       return "aborted: " + why_;
     case End::Crashed: {
       std::string where = describe_code_address(fault_pc_);
-      if (stack_overflow_) {
-        return fmt::format("crashed: stack overflow (its stack is {} KiB){}",
-                           setup_.stack_bytes >> 10, where.empty() ? "" : ", in " + where);
+      if (overflowed_) {
+        const StackGuard& g = *overflowed_;
+        return fmt::format("crashed: stack overflow{} (its stack is {} KiB){}{}",
+                           g.whose.empty() ? "" : " in " + g.whose, g.stack_bytes >> 10,
+                           where.empty() ? "" : ", in " + where,
+                           g.param.empty() ? "" : "; raise " + g.param + " for a larger stack");
       }
       std::string s = fmt::format("crashed: {}", signal_name(signal_));
       if (signal_ == SIGSEGV || signal_ == SIGBUS)

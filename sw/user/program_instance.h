@@ -59,6 +59,7 @@ struct InstanceSetup {
   uint64_t region_base = 0;       // its simulated memory: [base, base + bytes)
   uint64_t region_bytes = 0;
   uint64_t stack_bytes = 0;  // its core's fiber stack (the runner sets the core's)
+  std::string stack_param;   // the parameter that sets it, named when the stack overflows
   ComputeModel compute;
   ProgramOutput* output = nullptr;
 };
@@ -151,6 +152,12 @@ class ProgramInstance {
   // From inside a call: the running thread is over (it returned, or called pthread_exit).
   [[noreturn]] void thread_ended();
 
+  // A guarded stack besides the main one (a thread's): a fault in [guard, guard + guard_bytes)
+  // is reported as `whose` stack of `stack_bytes` overflowing, naming `param` to raise.
+  void add_stack_guard(const void* guard, uint64_t guard_bytes, std::string whose,
+                       uint64_t stack_bytes, std::string param);
+  void remove_stack_guard(const void* guard);
+
   // The crash handler's entry (crash_guard.cpp): records the signal and resumes run().
   [[noreturn]] void crashed_by_signal(int sig, const void* fault_address, const void* pc);
 
@@ -188,7 +195,14 @@ class ProgramInstance {
   std::unique_ptr<HeapArena> heap_;
   void* heap_host_ = nullptr;
   uint64_t heap_bytes_ = 0;
-  const char* stack_guard_ = nullptr;  // the guard page below the stack
+  struct StackGuard {
+    const char* guard;  // the inaccessible page(s) below the stack
+    uint64_t guard_bytes;
+    std::string whose;  // "" for the main thread's, "thread 2"
+    uint64_t stack_bytes;
+    std::string param;
+  };
+  std::vector<StackGuard> stack_guards_;  // [0]: the main stack's, once run() began
   std::vector<std::string> argv_strings_;
   std::vector<char*> argv_;
   ProgramOutput::Streams streams_;
@@ -201,7 +215,7 @@ class ProgramInstance {
   int signal_ = 0;
   const void* fault_address_ = nullptr;
   const void* fault_pc_ = nullptr;
-  bool stack_overflow_ = false;
+  const StackGuard* overflowed_ = nullptr;  // the stack a crash overflowed
   double left_at_ = 0;  // host CPU time when the program's code last resumed
   uint64_t compute_cycles_ = 0, calls_ = 0;
   Thread main_;

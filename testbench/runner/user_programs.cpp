@@ -26,6 +26,7 @@ UserProgramParams declare_user_program_params() {
       p.integer("compute_cycles", 100, "cycles",
                 "fixed model: core cycles charged for each stretch of a program's own code",
                 Range::between(0, 1e12)));
+  u.stack_param = p.name("stack_size");
   u.stack_bytes = static_cast<uint64_t>(
       p.integer("stack_size", static_cast<int64_t>(u.stack_bytes), "B",
                 "each program's stack (its core's; a guard page below it catches an overflow)",

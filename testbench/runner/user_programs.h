@@ -16,6 +16,7 @@ namespace hs::runner {
 struct UserProgramParams {
   user::ComputeModel compute;
   uint64_t stack_bytes = 4 << 20;
+  std::string stack_param;  // its parameter's name, for the overflow message
   bool labels = false;
 };
 

@@ -1,6 +1,7 @@
 #include "sw/cell/program/ppe_threads.h"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "tlm/trace/transaction_trace.h"
 
 namespace hs::fw::cell_program {
+
+namespace {
+constexpr uint64_t kGuard = 4096;  // a thread stack's guard page
+}  // namespace
 
 struct PpeThreads::Thread {
   // Yielding: gives the core to the next ready thread, sleeping until there is one.
@@ -162,8 +167,12 @@ class PpeThreads::RunningHal : public Hal {
 };
 
 PpeThreads::PpeThreads(Hal& core, user::ProgramInstance& program, uint64_t stack_bytes,
-                       uint64_t timeslice_cycles)
-    : core_(core), program_(program), stack_bytes_(stack_bytes), timeslice_(timeslice_cycles) {
+                       std::string stack_param, uint64_t timeslice_cycles)
+    : core_(core),
+      program_(program),
+      stack_bytes_((stack_bytes + kGuard - 1) & ~(kGuard - 1)),
+      stack_param_(std::move(stack_param)),
+      timeslice_(timeslice_cycles) {
   auto main = std::make_unique<Thread>();
   main->id = 1;
   main->state = &program_.main_thread();
@@ -197,15 +206,24 @@ int PpeThreads::create(unsigned long* id, Entry entry, void* (*fn)(void*), void*
   if (id == nullptr || entry == nullptr || fn == nullptr) return EINVAL;
   auto t = std::make_unique<Thread>();
   t->id = threads_.size() + 1;
-  // Its stack in the program's heap: in the Cell's memory, like every byte the program owns.
-  t->stack = program_.heap().allocate(stack_bytes_, 4096);
+  // Its stack in the program's heap: in the Cell's memory, like every byte the program owns,
+  // above a guard page the program cannot touch.
+  t->stack = program_.heap().allocate(kGuard + stack_bytes_, kGuard);
   if (!t->stack) return EAGAIN;
+  if (mprotect(t->stack, kGuard, PROT_NONE) != 0) {
+    std::string why;
+    program_.heap().release(t->stack, why);
+    t->stack = nullptr;
+    return EAGAIN;
+  }
+  program_.add_stack_guard(t->stack, kGuard, fmt::format("thread {}", t->id), stack_bytes_,
+                           stack_param_);
   t->entry = entry;
   t->fn = fn;
   t->arg = arg;
   t->hal = std::make_unique<ThreadHal>(*this, *t);
   getcontext(&t->ctx);
-  t->ctx.uc_stack.ss_sp = t->stack;
+  t->ctx.uc_stack.ss_sp = static_cast<char*>(t->stack) + kGuard;
   t->ctx.uc_stack.ss_size = stack_bytes_;
   t->ctx.uc_link = nullptr;
   const auto p = reinterpret_cast<uintptr_t>(this);
@@ -351,6 +369,8 @@ int PpeThreads::join(unsigned long id, void** result) {
   if (result) *result = target->result;
   target->detached = true;  // joined: not again
   if (target->stack) {
+    program_.remove_stack_guard(target->stack);
+    mprotect(target->stack, kGuard, PROT_READ | PROT_WRITE);
     std::string why;
     program_.heap().release(target->stack, why);
     target->stack = nullptr;

@@ -5,7 +5,8 @@
 // Rules:
 // - One thread runs at a time, on the PPE core; each has its own stack (in the program's heap,
 //   so in the Cell's memory: a pointer to a thread's local variable is an effective address an
-//   SPE can DMA, as the main thread's are), its own Hal (a trace track of its own beside the
+//   SPE can DMA, as the main thread's are) with an inaccessible guard page below it, so an
+//   overflow is a crash naming the thread and its stack size; its own Hal (a trace track of its own beside the
 //   PPE's, which the main thread uses) and its own state in the program instance
 //   (user::ProgramInstance::Thread).
 // - A thread gives the core up only inside a call into the simulator: when it waits for an
@@ -25,6 +26,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "sw/hal/hal.h"
@@ -38,10 +40,10 @@ class PpeThreads {
   // result (a function of the program's module, so its code is the program's).
   using Entry = void (*)(void* (*fn)(void*), void* arg);
 
-  // `core`: the PPE's Hal; `stack_bytes`: each new thread's stack; `timeslice_cycles`: how
-  // long a thread runs before a ready one may take the core.
+  // `core`: the PPE's Hal; `stack_bytes`: each new thread's stack (`stack_param` sets it);
+  // `timeslice_cycles`: how long a thread runs before a ready one may take the core.
   PpeThreads(Hal& core, user::ProgramInstance& program, uint64_t stack_bytes,
-             uint64_t timeslice_cycles);
+             std::string stack_param, uint64_t timeslice_cycles);
   ~PpeThreads();
   PpeThreads(const PpeThreads&) = delete;
   PpeThreads& operator=(const PpeThreads&) = delete;
@@ -97,7 +99,9 @@ class PpeThreads {
 
   Hal& core_;
   user::ProgramInstance& program_;
-  uint64_t stack_bytes_, timeslice_;
+  uint64_t stack_bytes_;
+  std::string stack_param_;
+  uint64_t timeslice_;
   std::vector<std::unique_ptr<Thread>> threads_;  // [0]: main
   Thread* running_ = nullptr;
   std::unique_ptr<RunningHal> running_hal_;

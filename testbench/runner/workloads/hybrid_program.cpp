@@ -62,6 +62,7 @@ struct CellJob {
   std::vector<SpeSlot> spes;
   UserProgramParams params;
   uint64_t spu_stack = 0;
+  std::string spu_stack_param;
   std::vector<std::string> args;
   std::vector<std::string> ends;  // abnormal ends, in order
   int exit_status = 0;
@@ -82,6 +83,7 @@ struct CellJob {
     setup.region_base = 0;
     setup.region_bytes = fw::cell_program::kProgramTop;
     setup.stack_bytes = spu_stack;
+    setup.stack_param = spu_stack_param;
     setup.compute = params.compute;
     setup.output = output.get();
     // What the program needs, from its loadable segments, before anything is loaded.
@@ -185,6 +187,7 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
   const std::string args_text =
       p.text("args", "[]", "the program's arguments, a JSON list of strings (argv[1...])");
   auto job = std::make_shared<CellJob>();
+  job->spu_stack_param = p.name("spu_stack_size");
   job->spu_stack = static_cast<uint64_t>(
       p.integer("spu_stack_size", 64 * 1024, "B",
                 "each SPU program's stack, in its local store (a guard page below it catches an "
@@ -239,6 +242,7 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
   s.region_base = kPpeRegionBase;
   s.region_bytes = std::min(kPpeRegionMax, dram - kPpeRegionBase);
   s.stack_bytes = job->params.stack_bytes;
+  s.stack_param = job->params.stack_param;
   s.compute = job->params.compute;
   s.output = job->output.get();
   try {
@@ -269,7 +273,8 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
   const auto timeslice = static_cast<uint64_t>(timeslice_ns * 1e-9 * acc.clock_hz);
   acc.ppe->set_firmware([state, spes, timeslice](fw::Hal& hal) {
     user::ProgramInstance& prog = *state->ppe;
-    fw::cell_program::PpeThreads threads(hal, prog, state->params.stack_bytes, timeslice);
+    fw::cell_program::PpeThreads threads(hal, prog, state->params.stack_bytes,
+                                         state->params.stack_param, timeslice);
     fw::cell_program::PpeProgram binding(
         prog, threads.running_hal(), spes,
         [state](int spe, std::shared_ptr<const user::ProgramImage> image) {

@@ -161,6 +161,7 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
     s.region_base = fw::mpi::rank_memory(place.t);
     s.region_bytes = fw::mpi::kRankScratch;
     s.stack_bytes = pj->params.stack_bytes;
+    s.stack_param = pj->params.stack_param;
     s.compute = pj->params.compute;
     s.output = pj->output.get();
     try {
