@@ -1,5 +1,6 @@
 #include "sw/cell/ppe_sdk.h"
 
+#include <algorithm>
 #include <cerrno>
 
 #include "hw/cell/spe_interface.h"
@@ -70,6 +71,11 @@ SpeContext* Ppe::spe_context_create(unsigned flags, void* gang) {
 int Ppe::spe_context_destroy(SpeContext* spe) {
   if (!live(spe)) return fail(ESRCH);
   spe->live = false;
+  for (auto& h : handlers_) {
+    auto& r = h->registrations;
+    r.erase(std::remove_if(r.begin(), r.end(), [spe](const auto& x) { return x.spe == spe; }),
+            r.end());
+  }
   return 0;
 }
 
@@ -81,6 +87,7 @@ int Ppe::spe_context_run(SpeContext* spe, unsigned* entry, unsigned, void* argp,
   hal_.store(s.local_store(kRunParameters), words, sizeof words);
   const uint32_t npc = entry == nullptr || *entry == spe::kDefaultEntry ? 0 : *entry;
   hal_.reg_write(s.ps(ps::kSpuNpc), npc);
+  ++spe->runs;
   hal_.reg_write(s.ps(ps::kSpuRunCntl), 1);
   uint32_t status = 0;
   irq::wait_until(hal_, 1u << cell::spe::ppe_line(spe->spe), spu::kIrqTimeoutCycles, "SPE stop",
@@ -179,6 +186,7 @@ int Ppe::proxy(SpeContext* spe, uint32_t opcode, unsigned ls, void* ea, unsigned
   if (!live(spe)) return fail(ESRCH);
   if (tag >= cell::spe::kTags) return fail(EINVAL);
   spe_mmio::proxy_command(hal_, regs(spe), opcode, ls, ea_(ea), size, tag);
+  spe->proxy_pending |= 1u << tag;
   return 0;
 }
 int Ppe::spe_mfcio_put(SpeContext* spe, unsigned ls, void* ea, unsigned size, unsigned tag,
@@ -226,7 +234,130 @@ int Ppe::spe_mfcio_tag_status_read(SpeContext* spe, unsigned mask, unsigned beha
   }
   if (type == 1 && mask == 0) return fail(EINVAL);  // "any" of no group never completes
   *tag_status = spe_mmio::proxy_tag_status(hal_, regs(spe), mask, type);
+  spe->proxy_pending &= ~*tag_status;
   return 0;
+}
+
+// ---- Events ----------------------------------------------------------------------------------
+
+bool Ppe::live_handler(const EventHandler* h) const {
+  return std::any_of(handlers_.begin(), handlers_.end(),
+                     [h](const auto& x) { return x.get() == h; });
+}
+
+EventHandler* Ppe::spe_event_handler_create() {
+  handlers_.push_back(std::make_unique<EventHandler>());
+  return handlers_.back().get();
+}
+
+int Ppe::spe_event_handler_destroy(EventHandler* handler) {
+  if (!live_handler(handler)) return fail(ESRCH);
+  if (!handler->registrations.empty()) return fail(EAGAIN);  // deregister its events first
+  handlers_.erase(std::find_if(handlers_.begin(), handlers_.end(),
+                               [handler](const auto& x) { return x.get() == handler; }));
+  return 0;
+}
+
+int Ppe::spe_event_handler_register(EventHandler* handler, EventUnit* event) {
+  if (!live_handler(handler)) return fail(ESRCH);
+  if (event == nullptr || !live(event->spe)) return fail(EINVAL);
+  if ((event->spe->flags & spe::kEventsEnable) == 0 || event->events == 0 ||
+      (event->events & ~spe::kEventAll) != 0) {
+    return fail(ENOTSUP);
+  }
+  for (auto& r : handler->registrations) {
+    if (r.spe != event->spe) continue;
+    r.events |= event->events;
+    r.data = event->data;
+    return 0;
+  }
+  handler->registrations.push_back({event->spe, event->events, event->data});
+  return 0;
+}
+
+int Ppe::spe_event_handler_deregister(EventHandler* handler, EventUnit* event) {
+  if (!live_handler(handler)) return fail(ESRCH);
+  if (event == nullptr || !live(event->spe)) return fail(EINVAL);
+  if ((event->spe->flags & spe::kEventsEnable) == 0 || (event->events & ~spe::kEventAll) != 0) {
+    return fail(ENOTSUP);
+  }
+  auto& regs = handler->registrations;
+  for (auto it = regs.begin(); it != regs.end(); ++it) {
+    if (it->spe != event->spe) continue;
+    it->events &= ~event->events;
+    if (it->events == 0) regs.erase(it);
+    break;
+  }
+  return 0;
+}
+
+int Ppe::poll_events(EventHandler& handler, EventUnit* out, int max) {
+  int n = 0;
+  auto add = [&](const EventHandler::Registration& r, unsigned event) {
+    if (n < max) out[n++] = EventUnit{event, r.spe, r.data};
+  };
+  for (auto& r : handler.registrations) {
+    const spe_mmio::Spe s = regs(r.spe);
+    if (r.events & (spe::kEventOutIntrMbox | spe::kEventInMbox)) {
+      const uint32_t stat = spe_mmio::mbox_stat(hal_, s);
+      if ((r.events & spe::kEventOutIntrMbox) && spe_mmio::out_intr_mbox_count(stat) > 0) {
+        add(r, spe::kEventOutIntrMbox);
+      }
+      if ((r.events & spe::kEventInMbox) && spe_mmio::in_mbox_free(stat) > 0) {
+        add(r, spe::kEventInMbox);
+      }
+    }
+    if ((r.events & spe::kEventTagGroup) && r.spe->proxy_pending != 0 && n < max) {
+      const uint32_t done = spe_mmio::proxy_tag_status(hal_, s, r.spe->proxy_pending, 0);
+      if (done != 0) {
+        r.spe->proxy_pending &= ~done;
+        add(r, spe::kEventTagGroup);
+      }
+    }
+    if ((r.events & spe::kEventSpeStopped) && r.spe->stops_reported < r.spe->runs && n < max) {
+      const auto status = static_cast<uint32_t>(hal_.reg_read(s.ps(ps::kSpuStatus)));
+      if (status & ps::kStatusStoppedByStop) {
+        r.spe->stops_reported = r.spe->runs;
+        add(r, spe::kEventSpeStopped);
+      }
+    }
+  }
+  return n;
+}
+
+int Ppe::spe_event_wait(EventHandler* handler, EventUnit* events, int max_events,
+                        int timeout_ms) {
+  if (!live_handler(handler)) return fail(ESRCH);
+  if (events == nullptr || max_events < 1 || timeout_ms < -1) return fail(EINVAL);
+  const uint64_t start = hal_.cycles();
+  const uint64_t limit =
+      timeout_ms < 0 ? 0 : static_cast<uint64_t>(timeout_ms * 1e-3 * hal_.clock_hz());
+  for (;;) {
+    const int n = poll_events(*handler, events, max_events);
+    if (n > 0 || timeout_ms == 0) return n;
+    const uint64_t waited = hal_.cycles() - start;
+    if (timeout_ms > 0 && waited >= limit) return 0;
+    uint32_t lines = 0;
+    bool poll = false;
+    for (const auto& r : handler->registrations) {
+      lines |= 1u << cell::spe::ppe_line(r.spe->spe);
+      poll = poll || (r.events & (spe::kEventInMbox | spe::kEventTagGroup)) != 0;
+    }
+    if (lines == 0) {
+      if (timeout_ms < 0) {
+        hal_.fail(
+            "spe_event_wait without a timeout on a handler with no events registered would wait "
+            "forever");
+      }
+      hal_.compute(limit - waited);  // nothing can come: the timeout passes
+      return 0;
+    }
+    if (!poll && timeout_ms < 0) {
+      hal_.wait_irq(lines);  // only interrupting events, and no end: sleep
+    } else {
+      hal_.compute(timeout_ms < 0 ? kEventPollCycles : std::min(kEventPollCycles, limit - waited));
+    }
+  }
 }
 
 void* Ppe::spe_ls_area_get(SpeContext* spe) {

@@ -20,6 +20,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sw/hal/hal.h"
@@ -35,7 +36,9 @@ constexpr uint32_t kRunParameters = 256 * 1024 - 48;
 
 // libspe2's constants, with the values the SDK gives them under its names.
 namespace spe {
-constexpr unsigned kCfgSignotify1Or = 0x10, kCfgSignotify2Or = 0x20;
+constexpr unsigned kCfgSignotify1Or = 0x10, kCfgSignotify2Or = 0x20, kEventsEnable = 0x1000;
+constexpr unsigned kEventOutIntrMbox = 0x1, kEventInMbox = 0x2, kEventTagGroup = 0x4,
+                   kEventSpeStopped = 0x8, kEventAll = 0xF;
 constexpr unsigned kMboxAllBlocking = 1, kMboxAnyBlocking = 2, kMboxAnyNonblocking = 3;
 constexpr unsigned kSigNotifyReg1 = 1, kSigNotifyReg2 = 2;
 constexpr unsigned kTagAll = 1, kTagAny = 2, kTagImmediate = 3;
@@ -56,6 +59,25 @@ struct SpeContext {
   bool live = true;
   bool stopped = false;  // a run has stopped: `last_stop` says how
   StopInfo last_stop;
+  uint64_t runs = 0;            // runs started, and those whose stop an event reported
+  uint64_t stops_reported = 0;
+  uint32_t proxy_pending = 0;  // proxy tag groups used since their completion was last reported
+};
+
+// spe_event_unit_t's layout, with the context as this SDK's.
+struct EventUnit {
+  unsigned events = 0;
+  SpeContext* spe = nullptr;
+  uint64_t data = 0;
+};
+// An event handler: the events registered with it, per context.
+struct EventHandler {
+  struct Registration {
+    SpeContext* spe;
+    unsigned events;
+    uint64_t data;
+  };
+  std::vector<Registration> registrations;
 };
 
 class Ppe {
@@ -93,6 +115,25 @@ class Ppe {
   int spe_mfcio_tag_status_read(SpeContext* spe, unsigned mask, unsigned behavior,
                                 unsigned* tag_status);
 
+  // Events (libspe2's): a handler collects what its registered contexts raise, and
+  // spe_event_wait returns each as an EventUnit with the registration's data. Level-triggered
+  // as the mailboxes are (an event stays while its condition holds: an entry in the outbound
+  // interrupt mailbox, room in the inbound one); the stop of each run once (to whichever
+  // handler waits first, as libspe2's per-context event queue); a proxy tag group
+  // once when the commands issued on it since it was last reported (here or by
+  // spe_mfcio_tag_status_read) have completed. A wait for the stop and the outbound interrupt
+  // mailbox alone, without a timeout, sleeps on the SPEs' PPE lines; room in the inbound
+  // mailbox and proxy completions raise no interrupt in the model, so a wait for them, or one
+  // with a timeout, polls the SPEs' status every kEventPollCycles (busy: the PPE thread
+  // computes meanwhile).
+  static constexpr uint64_t kEventPollCycles = 1000;
+  EventHandler* spe_event_handler_create();
+  int spe_event_handler_destroy(EventHandler* handler);
+  int spe_event_handler_register(EventHandler* handler, EventUnit* event);
+  int spe_event_handler_deregister(EventHandler* handler, EventUnit* event);
+  // `timeout_ms`: -1 waits without end, 0 returns at once.
+  int spe_event_wait(EventHandler* handler, EventUnit* events, int max_events, int timeout_ms);
+
   // The local store's effective address (as a pointer, as libspe2 returns it) and size.
   void* spe_ls_area_get(SpeContext* spe);
   int spe_ls_size_get(SpeContext* spe);
@@ -101,10 +142,14 @@ class Ppe {
  private:
   bool live(const SpeContext* spe) const;
   int proxy(SpeContext* spe, uint32_t opcode, unsigned ls, void* ea, unsigned size, unsigned tag);
+  bool live_handler(const EventHandler* h) const;
+  // The events pending for `handler` now, into `out` (at most `max`).
+  int poll_events(EventHandler& handler, EventUnit* out, int max);
 
   Hal& hal_;
   EaAddress ea_;
   std::vector<SpeContext> contexts_;  // one per SPE, live while held
+  std::vector<std::unique_ptr<EventHandler>> handlers_;
 };
 
 // The SPU's side of spe_context_run, for firmware: waits until the PPE starts the SPU, reads

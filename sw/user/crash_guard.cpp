@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #include "sw/user/program_instance.h"
 
@@ -23,7 +24,21 @@ constexpr size_t kAltStack = 256 * 1024;
 constexpr size_t kAltStack = 64 * 1024;
 #endif
 
+struct Resolver {
+  void* self;
+  FaultResolver resolve;
+};
+std::vector<Resolver>& resolvers() {
+  thread_local std::vector<Resolver> r;
+  return r;
+}
+
 void on_signal(int sig, siginfo_t* info, void* context) {
+  if ((sig == SIGSEGV || sig == SIGBUS) && info) {
+    for (const Resolver& r : resolvers()) {
+      if (r.resolve(r.self, info->si_addr)) return;  // the access runs again, and succeeds
+    }
+  }
   ProgramInstance* p = running_program();
   if (p) {
     const void* pc = nullptr;
@@ -60,6 +75,21 @@ void ensure_alt_stack() {
 ProgramInstance*& running_program() {
   thread_local ProgramInstance* running = nullptr;
   return running;
+}
+
+void add_fault_resolver(void* self, FaultResolver resolve) {
+  install_crash_guard();
+  resolvers().push_back({self, resolve});
+}
+
+void remove_fault_resolver(void* self) {
+  auto& r = resolvers();
+  for (auto it = r.begin(); it != r.end(); ++it) {
+    if (it->self == self) {
+      r.erase(it);
+      return;
+    }
+  }
 }
 
 void install_crash_guard() {

@@ -10,6 +10,10 @@
 // running_program() is the one piece of state of the user-program layer outside instances:
 // thread-local, set while a program's code runs and cleared whenever it calls in, so a
 // partitioned run with a simulator per thread or process keeps one per partition.
+//
+// Fault resolvers come first: a component that maps memory lazily (the Cell's local stores in a
+// PPE program's address space, sw/cell/program/ls_mapping.h) registers one for this thread; a
+// SIGSEGV or SIGBUS at an address a resolver makes accessible resumes the faulting access.
 #pragma once
 
 namespace hs::user {
@@ -18,5 +22,11 @@ class ProgramInstance;
 
 void install_crash_guard();
 ProgramInstance*& running_program();
+
+// `resolve(self, address)`: whether the address is the resolver's and is accessible now. Called
+// in the signal handler: it must not allocate or block.
+using FaultResolver = bool (*)(void* self, const void* address);
+void add_fault_resolver(void* self, FaultResolver resolve);
+void remove_fault_resolver(void* self);
 
 }  // namespace hs::user

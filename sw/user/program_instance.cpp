@@ -410,6 +410,7 @@ void ProgramInstance::enter(const char* call_name) {
   charge_program_code();
   cur_->spans.push_back(call_name != nullptr);
   if (call_name) cur_->hal->phase_begin(call_name);
+  for (const auto& hook : call_hooks_) hook(*cur_->hal);
 }
 
 void ProgramInstance::run_program_code(const std::function<void()>& code) {

@@ -89,6 +89,9 @@ class ProgramInstance {
   // the call's span on the core's timeline; nullptr for calls not worth one (MPI_Comm_rank).
   template <class F>
   auto call(const char* name, F&& body) -> decltype(body());
+  // Runs at the start of every call, after the program's code is charged, with the calling
+  // thread's Hal (what must follow the program's code at once: sw/cell/program/ls_mapping.h).
+  void add_call_hook(std::function<void(fw::Hal&)> hook) { call_hooks_.push_back(std::move(hook)); }
   // The program's own code called back from inside a call (an MPI user operation, an error
   // handler): it is charged like any other stretch of the program's code, and a crash in it is
   // the program's.
@@ -191,6 +194,7 @@ class ProgramInstance {
     void* self;
   };
   std::map<std::string, Api> apis_;
+  std::vector<std::function<void(fw::Hal&)>> call_hooks_;
   double core_hz_ = 0;
   std::unique_ptr<HeapArena> heap_;
   void* heap_host_ = nullptr;

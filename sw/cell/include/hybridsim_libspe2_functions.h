@@ -1,7 +1,8 @@
 /* Every function of hybridsim's libspe2.h that reaches the simulator, once:
  * HS_SPE_FN(return type, name, (parameters), (arguments)) for those the PPE's side of the SDK
  * (sw/cell/ppe_sdk.h) carries out as they are, HS_SPE_OWN(...) for those a program needs more
- * of (sw/cell/program/ppe_program.h: its images, its threads' stops). libspe2.h declares them from it,
+ * of (sw/cell/program/ppe_program.h: its images, its threads' stops, its event units), and
+ * HS_SPE_OWN0(return type, name) for those without parameters. libspe2.h declares them from it,
  * the PPE program runtime defines the forwarders and the simulator its function table, so
  * the three cannot disagree. Not for programs to include. */
 /* Contexts and programs. */
@@ -34,36 +35,35 @@ HS_SPE_FN(int, spe_out_intr_mbox_read,
 HS_SPE_FN(int, spe_out_intr_mbox_status, (spe_context_ptr_t spe), (spe))
 HS_SPE_FN(int, spe_signal_write, (spe_context_ptr_t spe, unsigned int signal_reg, unsigned int data),
           (spe, signal_reg, data))
-/* Proxy DMA (SPE-centric: a GET moves into the local store). */
-HS_SPE_FN(int, spe_mfcio_put,
-          (spe_context_ptr_t spe, unsigned int ls, void* ea, unsigned int size, unsigned int tag,
-           unsigned int tid, unsigned int rid),
-          (spe, ls, ea, size, tag, tid, rid))
-HS_SPE_FN(int, spe_mfcio_putb,
-          (spe_context_ptr_t spe, unsigned int ls, void* ea, unsigned int size, unsigned int tag,
-           unsigned int tid, unsigned int rid),
-          (spe, ls, ea, size, tag, tid, rid))
-HS_SPE_FN(int, spe_mfcio_putf,
-          (spe_context_ptr_t spe, unsigned int ls, void* ea, unsigned int size, unsigned int tag,
-           unsigned int tid, unsigned int rid),
-          (spe, ls, ea, size, tag, tid, rid))
-HS_SPE_FN(int, spe_mfcio_get,
-          (spe_context_ptr_t spe, unsigned int ls, void* ea, unsigned int size, unsigned int tag,
-           unsigned int tid, unsigned int rid),
-          (spe, ls, ea, size, tag, tid, rid))
-HS_SPE_FN(int, spe_mfcio_getb,
-          (spe_context_ptr_t spe, unsigned int ls, void* ea, unsigned int size, unsigned int tag,
-           unsigned int tid, unsigned int rid),
-          (spe, ls, ea, size, tag, tid, rid))
-HS_SPE_FN(int, spe_mfcio_getf,
-          (spe_context_ptr_t spe, unsigned int ls, void* ea, unsigned int size, unsigned int tag,
-           unsigned int tid, unsigned int rid),
-          (spe, ls, ea, size, tag, tid, rid))
+/* Proxy DMA (SPE-centric: a GET moves into the local store), all with one parameter list. */
+#define HS_SPE_PROXY(name)                                                                      \
+  HS_SPE_FN(int, name,                                                                          \
+            (spe_context_ptr_t spe, unsigned int ls, void* ea, unsigned int size, unsigned int tag, \
+             unsigned int tid, unsigned int rid),                                               \
+            (spe, ls, ea, size, tag, tid, rid))
+HS_SPE_PROXY(spe_mfcio_put)
+HS_SPE_PROXY(spe_mfcio_putb)
+HS_SPE_PROXY(spe_mfcio_putf)
+HS_SPE_PROXY(spe_mfcio_get)
+HS_SPE_PROXY(spe_mfcio_getb)
+HS_SPE_PROXY(spe_mfcio_getf)
+#undef HS_SPE_PROXY
 HS_SPE_FN(int, spe_mfcio_tag_status_read,
           (spe_context_ptr_t spe, unsigned int mask, unsigned int behavior, unsigned int* tag_status),
           (spe, mask, behavior, tag_status))
+/* Events. */
+HS_SPE_OWN0(spe_event_handler_ptr_t, spe_event_handler_create)
+HS_SPE_OWN(int, spe_event_handler_destroy, (spe_event_handler_ptr_t evhandler), (evhandler))
+HS_SPE_OWN(int, spe_event_handler_register,
+           (spe_event_handler_ptr_t evhandler, spe_event_unit_t* event), (evhandler, event))
+HS_SPE_OWN(int, spe_event_handler_deregister,
+           (spe_event_handler_ptr_t evhandler, spe_event_unit_t* event), (evhandler, event))
+HS_SPE_OWN(int, spe_event_wait,
+           (spe_event_handler_ptr_t evhandler, spe_event_unit_t* events, int max_events,
+            int timeout),
+           (evhandler, events, max_events, timeout))
 /* The local store as an effective address. */
-HS_SPE_FN(void*, spe_ls_area_get, (spe_context_ptr_t spe), (spe))
+HS_SPE_OWN(void*, spe_ls_area_get, (spe_context_ptr_t spe), (spe))
 HS_SPE_FN(int, spe_ls_size_get, (spe_context_ptr_t spe), (spe))
 /* Information. */
 HS_SPE_FN(int, spe_cpu_info_get, (int info_requested, int cpu_node), (info_requested, cpu_node))

@@ -108,9 +108,11 @@ typedef struct spe_event_unit {
 
 #define HS_SPE_FN(ret, name, params, args) ret name params;
 #define HS_SPE_OWN HS_SPE_FN
+#define HS_SPE_OWN0(ret, name) ret name(void);
 #include "hybridsim_libspe2_functions.h"
 #undef HS_SPE_FN
 #undef HS_SPE_OWN
+#undef HS_SPE_OWN0
 
 #ifdef __cplusplus
 }

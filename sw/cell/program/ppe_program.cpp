@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -35,12 +36,13 @@ uint64_t elf_length(const unsigned char* image) {
 }  // namespace
 
 PpeProgram::PpeProgram(user::ProgramInstance& program, Hal& hal, int spes, SpuLoader load,
-                       SpuLoaded loaded)
+                       SpuLoaded loaded, const LsMapping* ls)
     : program_(program),
       hal_(hal),
       ppe_(hal, spes, cell_sdk::firmware_ea),
       load_(std::move(load)),
-      loaded_(std::move(loaded)) {}
+      loaded_(std::move(loaded)),
+      ls_(ls) {}
 
 void PpeProgram::misuse(const char* call, const std::string& why) {
   hal_.fail(fmt::format("{}: {} at {}: {}", program_.name(), call, program_.call_site(), why));
@@ -226,6 +228,45 @@ int PpeProgram::spe_stop_info_read(spe_context* spe, spe_stop_info* stopinfo) {
   return 0;
 }
 
+void* PpeProgram::spe_ls_area_get(spe_context* spe) {
+  void* real = ppe_.spe_ls_area_get(ctx(spe));  // ESRCH for a context that is not live
+  return real && ls_ ? ls_->area(ctx(spe)->spe) : real;
+}
+
+// ---- Events: the program's event units are the SDK's (the same layout) ----
+
+namespace {
+static_assert(sizeof(spe_event_unit_t) == sizeof(cell_sdk::EventUnit) &&
+                  offsetof(spe_event_unit_t, spe) == offsetof(cell_sdk::EventUnit, spe) &&
+                  offsetof(spe_event_unit_t, data) == offsetof(cell_sdk::EventUnit, data),
+              "spe_event_unit_t and cell_sdk::EventUnit must match");
+cell_sdk::EventUnit* unit(spe_event_unit_t* e) {
+  return reinterpret_cast<cell_sdk::EventUnit*>(e);
+}
+cell_sdk::EventHandler* handler(spe_event_handler_ptr_t h) {
+  return static_cast<cell_sdk::EventHandler*>(h);
+}
+}  // namespace
+
+spe_event_handler_ptr_t PpeProgram::spe_event_handler_create() {
+  return ppe_.spe_event_handler_create();
+}
+int PpeProgram::spe_event_handler_destroy(spe_event_handler_ptr_t evhandler) {
+  return ppe_.spe_event_handler_destroy(handler(evhandler));
+}
+int PpeProgram::spe_event_handler_register(spe_event_handler_ptr_t evhandler,
+                                           spe_event_unit_t* event) {
+  return ppe_.spe_event_handler_register(handler(evhandler), unit(event));
+}
+int PpeProgram::spe_event_handler_deregister(spe_event_handler_ptr_t evhandler,
+                                             spe_event_unit_t* event) {
+  return ppe_.spe_event_handler_deregister(handler(evhandler), unit(event));
+}
+int PpeProgram::spe_event_wait(spe_event_handler_ptr_t evhandler, spe_event_unit_t* events,
+                               int max_events, int timeout) {
+  return ppe_.spe_event_wait(handler(evhandler), unit(events), max_events, timeout);
+}
+
 void PpeProgram::provide_to(user::ProgramInstance& program) {
   program.provide_api(HS_LIBSPE2_API_NAME, HS_LIBSPE2_API_VERSION, table(), this);
 }
@@ -246,9 +287,15 @@ const void* PpeProgram::table() {
     auto* p = static_cast<PpeProgram*>(self);                                                     \
     return p->program().call(#name, [&] { return p->with_errno([&] { return p->name args; }); }); \
   };
+#define HS_SPE_OWN0(ret, name)                                                                \
+  t.name = [](void* self) -> ret {                                                            \
+    auto* p = static_cast<PpeProgram*>(self);                                                 \
+    return p->program().call(#name, [&] { return p->with_errno([&] { return p->name(); }); }); \
+  };
 #include "hybridsim_libspe2_functions.h"
 #undef HS_SPE_FN
 #undef HS_SPE_OWN
+#undef HS_SPE_OWN0
     return t;
   }();
   return &table;

@@ -7,9 +7,9 @@
 //   DRAM), and its pointers are its effective addresses: the SPEs' MFCs translate them to
 //   that region (Mfc::set_translation, set by the workload), as the MFC's MMU translates a
 //   process's virtual addresses. So a pointer the program hands an SPE, as argp, in a control
-//   block or to a proxy DMA, is what the SPE DMAs, as on the hardware. Any other value (a local
-//   store's address from spe_ls_area_get) is a real address; the program cannot dereference a
-//   local store's address (only hand it to DMA).
+//   block or to a proxy DMA, is what the SPE DMAs, as on the hardware. spe_ls_area_get's
+//   pointer is the local store's mapping in the program's address space (ls_mapping.h): the
+//   program loads and stores through it, and a DMA naming it reaches the local store.
 // - A context is one physical SPE (cell_sdk::Ppe's rule). spe_program_load copies the
 //   program's image into the local store by proxy DMA (its time is the copy's) and makes the
 //   SPU program's instance there (the workload's SpuLoader); an image that is not an SPU
@@ -30,12 +30,14 @@
 #include <string>
 
 #include "sw/cell/ppe_sdk.h"
+#include "sw/cell/program/ls_mapping.h"
 #include "sw/user/program_instance.h"
 
 struct spe_context;
 struct spe_gang_context;
 struct spe_program_handle;
 struct spe_stop_info;
+struct spe_event_unit;
 
 namespace hs::fw::cell_program {
 
@@ -47,7 +49,9 @@ using SpuLoaded = std::function<bool(int spe)>;
 
 class PpeProgram {
  public:
-  PpeProgram(user::ProgramInstance& program, Hal& hal, int spes, SpuLoader load, SpuLoaded loaded);
+  // `ls`: the local stores' mapping spe_ls_area_get returns (null: their real addresses).
+  PpeProgram(user::ProgramInstance& program, Hal& hal, int spes, SpuLoader load, SpuLoaded loaded,
+             const LsMapping* ls = nullptr);
   static const void* table();
   // Offers the table to `program` under its interface's name (its forwarders find it there).
   void provide_to(user::ProgramInstance& program);
@@ -63,6 +67,12 @@ class PpeProgram {
   int spe_context_run(spe_context* spe, unsigned* entry, unsigned runflags, void* argp, void* envp,
                       spe_stop_info* stopinfo);
   int spe_stop_info_read(spe_context* spe, spe_stop_info* stopinfo);
+  void* spe_ls_area_get(spe_context* spe);
+  void* spe_event_handler_create();
+  int spe_event_handler_destroy(void* evhandler);
+  int spe_event_handler_register(void* evhandler, spe_event_unit* event);
+  int spe_event_handler_deregister(void* evhandler, spe_event_unit* event);
+  int spe_event_wait(void* evhandler, spe_event_unit* events, int max_events, int timeout);
   // Runs a call, passing the errno it sets on to the program.
   template <class F>
   auto with_errno(F&& call) -> decltype(call()) {
@@ -93,6 +103,7 @@ class PpeProgram {
   cell_sdk::Ppe ppe_;
   SpuLoader load_;
   SpuLoaded loaded_;
+  const LsMapping* ls_;
   std::set<const void*> gangs_;                // live gangs
   std::map<const void*, std::string> images_;  // spe_image_open's handles: the file's name
   int next_gang_ = 1;

@@ -12,15 +12,17 @@ extern "C" {
 #endif
 
 #define HS_LIBSPE2_API_NAME "libspe2"
-#define HS_LIBSPE2_API_VERSION 1u
+#define HS_LIBSPE2_API_VERSION 2u
 #define HS_CELL_UNPAREN(...) __VA_ARGS__
 
 struct hs_libspe2_table {
 #define HS_SPE_FN(ret, name, params, args) ret (*name)(void* self, HS_CELL_UNPAREN params);
 #define HS_SPE_OWN HS_SPE_FN
+#define HS_SPE_OWN0(ret, name) ret (*name)(void* self);
 #include "hybridsim_libspe2_functions.h"
 #undef HS_SPE_FN
 #undef HS_SPE_OWN
+#undef HS_SPE_OWN0
 };
 
 /* The PPE program's POSIX threads (sw/cell/program/ppe_threads.h): the forwarders' pthread_create,

@@ -38,9 +38,16 @@ static const struct hs_libspe2_table* hs_spe_table(void) {
     return t->name(hs_spe_self, HS_CELL_UNPAREN args); \
   }
 #define HS_SPE_OWN HS_SPE_FN
+#define HS_SPE_OWN0(ret, name)                         \
+  ret name(void) {                                     \
+    hs_rt_note_call_site(__builtin_return_address(0)); \
+    const struct hs_libspe2_table* t = hs_spe_table(); \
+    return t->name(hs_spe_self);                       \
+  }
 #include "hybridsim_libspe2_functions.h"
 #undef HS_SPE_FN
 #undef HS_SPE_OWN
+#undef HS_SPE_OWN0
 
 /* ---- POSIX threads ---- */
 

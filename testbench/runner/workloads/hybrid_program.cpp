@@ -71,6 +71,7 @@ struct CellJob {
   uint64_t thread_switches = 0;
   double ppe_end_ns = 0;
   cell::CellAccelerator* acc = nullptr;
+  const fw::cell_program::LsMapping* ls = nullptr;  // while the PPE program runs
 
   // A fresh instance of SPE `s`'s loaded program in its local store; throws
   // std::runtime_error saying what does not fit.
@@ -263,9 +264,13 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
     spu.set_firmware([state, i](fw::Hal& hal) { state->spu_firmware(hal, i); });
     // The PPE program's pointers are effective addresses (sw/cell/program/ppe_program.h).
     acc.spes[static_cast<size_t>(i)]->mfc.set_translation([state](uint64_t ea, uint64_t bytes) {
-      const auto at = state->ppe->windows().to_simulated(reinterpret_cast<const void*>(ea),
-                                                         std::max<uint64_t>(bytes, 1));
-      return at ? *at : ea;
+      const auto* ptr = reinterpret_cast<const void*>(ea);
+      const uint64_t n = std::max<uint64_t>(bytes, 1);
+      if (const auto at = state->ppe->windows().to_simulated(ptr, n)) return *at;
+      if (state->ls) {
+        if (const auto real = state->ls->to_real(ptr, n)) return *real;
+      }
+      return ea;
     });
   }
   acc.ppe->set_execution(Core::Execution::Fiber);
@@ -273,6 +278,22 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
   const auto timeslice = static_cast<uint64_t>(timeslice_ns * 1e-9 * acc.clock_hz);
   acc.ppe->set_firmware([state, spes, timeslice](fw::Hal& hal) {
     user::ProgramInstance& prog = *state->ppe;
+    // The local stores in the program's address space (spe_ls_area_get).
+    fw::cell_program::LsMapping ls(
+        spes,
+        [state](int spe, uint64_t at, void* dst, uint64_t n) {
+          state->acc->spes[static_cast<size_t>(spe)]->local_store.peek(at, dst, n);
+        },
+        [state](int spe, uint64_t at, const void* src, uint64_t n) {
+          state->acc->spes[static_cast<size_t>(spe)]->local_store.poke(at, src, n);
+        },
+        [](int spe) { return fw::spe_mmio::Spe{0, spe}.local_store(0); });
+    state->ls = &ls;
+    struct Unmap {
+      CellJob* job;
+      ~Unmap() { job->ls = nullptr; }
+    } unmap{state};
+    prog.add_call_hook([&ls](fw::Hal& h) { ls.sync(h); });
     fw::cell_program::PpeThreads threads(hal, prog, state->params.stack_bytes,
                                          state->params.stack_param, timeslice);
     fw::cell_program::PpeProgram binding(
@@ -290,7 +311,8 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
           SpeSlot& slot = state->spes[static_cast<size_t>(spe)];
           if (slot.image) slot.running = true;  // spe_context_run is about to start it
           return static_cast<bool>(slot.image);
-        });
+        },
+        &ls);
     binding.provide_to(prog);
     threads.provide_to(prog);
     try {
