@@ -303,6 +303,17 @@ uint32_t Core::wait_irq(uint32_t mask, uint64_t timeout_cycles) {
   return taken;
 }
 
+uint32_t Core::wait_irq_for(uint32_t mask, uint64_t cycles) {
+  if (cycles == 0) fail("wait_irq_for of 0 cycles would never wait");
+  const sc_time start = hs::now();
+  const sc_time deadline = start + clock_.cycles(cycles);
+  set_state(State::WaitIrq);
+  while ((mask == 0 || (irq_pending_ & mask) == 0) && hs::now() < deadline && !unwinding()) {
+    block(deadline - hs::now(), irq_event_);
+  }
+  return take_irqs(mask, start);
+}
+
 void Core::irq_recovered(const char* protocol) {
   ++irq_recoveries_;
   if (track_ < 0) return;

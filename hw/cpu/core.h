@@ -89,6 +89,7 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   double clock_hz() const override { return clock_.hz(); }
   uint32_t wait_irq(uint32_t mask) override;
   uint32_t wait_irq(uint32_t mask, uint64_t timeout_cycles) override;
+  uint32_t wait_irq_for(uint32_t mask, uint64_t cycles) override;
   void irq_recovered(const char* protocol) override;
   int core_index() const override { return index_; }
   const char* core_name() const override { return name(); }

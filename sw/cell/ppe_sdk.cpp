@@ -325,8 +325,7 @@ int Ppe::poll_events(EventHandler& handler, EventUnit* out, int max) {
   return n;
 }
 
-int Ppe::spe_event_wait(EventHandler* handler, EventUnit* events, int max_events,
-                        int timeout_ms) {
+int Ppe::spe_event_wait(EventHandler* handler, EventUnit* events, int max_events, int timeout_ms) {
   if (!live_handler(handler)) return fail(ESRCH);
   if (events == nullptr || max_events < 1 || timeout_ms < -1) return fail(EINVAL);
   const uint64_t start = hal_.cycles();
@@ -349,13 +348,15 @@ int Ppe::spe_event_wait(EventHandler* handler, EventUnit* events, int max_events
             "spe_event_wait without a timeout on a handler with no events registered would wait "
             "forever");
       }
-      hal_.compute(limit - waited);  // nothing can come: the timeout passes
+      hal_.wait_irq_for(0, limit - waited);  // nothing can come: the timeout passes
       return 0;
     }
     if (!poll && timeout_ms < 0) {
-      hal_.wait_irq(lines);  // only interrupting events, and no end: sleep
+      hal_.wait_irq(lines);  // only interrupting events, and no end
     } else {
-      hal_.compute(timeout_ms < 0 ? kEventPollCycles : std::min(kEventPollCycles, limit - waited));
+      uint64_t sleep = timeout_ms < 0 ? kEventPollCycles : limit - waited;
+      if (poll) sleep = std::min(sleep, kEventPollCycles);
+      hal_.wait_irq_for(lines, sleep);
     }
   }
 }

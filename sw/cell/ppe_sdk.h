@@ -59,7 +59,7 @@ struct SpeContext {
   bool live = true;
   bool stopped = false;  // a run has stopped: `last_stop` says how
   StopInfo last_stop;
-  uint64_t runs = 0;            // runs started, and those whose stop an event reported
+  uint64_t runs = 0;  // runs started, and those whose stop an event reported
   uint64_t stops_reported = 0;
   uint32_t proxy_pending = 0;  // proxy tag groups used since their completion was last reported
 };
@@ -121,11 +121,10 @@ class Ppe {
   // interrupt mailbox, room in the inbound one); the stop of each run once (to whichever
   // handler waits first, as libspe2's per-context event queue); a proxy tag group
   // once when the commands issued on it since it was last reported (here or by
-  // spe_mfcio_tag_status_read) have completed. A wait for the stop and the outbound interrupt
-  // mailbox alone, without a timeout, sleeps on the SPEs' PPE lines; room in the inbound
-  // mailbox and proxy completions raise no interrupt in the model, so a wait for them, or one
-  // with a timeout, polls the SPEs' status every kEventPollCycles (busy: the PPE thread
-  // computes meanwhile).
+  // spe_mfcio_tag_status_read) have completed. The wait sleeps on the SPEs' PPE lines (the
+  // stop and the outbound interrupt mailbox raise them) until its timeout; room in the inbound
+  // mailbox and proxy completions raise no interrupt in the model, so a wait for them wakes
+  // every kEventPollCycles to read the SPEs' status.
   static constexpr uint64_t kEventPollCycles = 1000;
   EventHandler* spe_event_handler_create();
   int spe_event_handler_destroy(EventHandler* handler);

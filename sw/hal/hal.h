@@ -66,6 +66,10 @@ class Hal {
   // the firmware polls the device's status registers instead (an interrupt may be lost or
   // late). Protocols take the timeout from their firmware parameters (sw/hal/irq_wait.h).
   virtual uint32_t wait_irq(uint32_t mask, uint64_t timeout_cycles) = 0;
+  // A scheduler's sleep: until an interrupt line in `mask` is pending (taken and returned, as
+  // above) or `cycles` (> 0) of this core's clock have passed (returns 0). Unlike the recovery
+  // timeout above, the time always bounds the sleep; `mask` 0 sleeps for the time.
+  virtual uint32_t wait_irq_for(uint32_t mask, uint64_t cycles) = 0;
   // Firmware found by polling, after a timed-out wait, the completion its interrupt should
   // have announced: counted and marked on this core's timeline. `protocol` is a literal.
   virtual void irq_recovered(const char* protocol) = 0;

@@ -298,9 +298,9 @@ void ProgramInstance::run(fw::Hal& hal) {
   // The stack: the core's fiber's (guarded: the page below it faults).
   if (Fiber* f = Fiber::current()) {
     if (f->guard_page()) {
-      stack_guards_.insert(stack_guards_.begin(), StackGuard{f->guard_page(), Fiber::kGuardBytes,
-                                                             "", setup_.stack_bytes,
-                                                             setup_.stack_param});
+      stack_guards_.insert(stack_guards_.begin(),
+                           StackGuard{f->guard_page(), Fiber::kGuardBytes, "", setup_.stack_bytes,
+                                      setup_.stack_param});
     }
     // Above the canary's page.
     map_window(f->stack() + kPage, f->stack_bytes() - kPage, true, "stack");
@@ -484,8 +484,8 @@ void ProgramInstance::crashed_by_signal(int sig, const void* fault_address, cons
 
 void ProgramInstance::add_stack_guard(const void* guard, uint64_t guard_bytes, std::string whose,
                                       uint64_t stack_bytes, std::string param) {
-  stack_guards_.push_back(StackGuard{static_cast<const char*>(guard), guard_bytes,
-                                     std::move(whose), stack_bytes, std::move(param)});
+  stack_guards_.push_back(StackGuard{static_cast<const char*>(guard), guard_bytes, std::move(whose),
+                                     stack_bytes, std::move(param)});
 }
 
 void ProgramInstance::remove_stack_guard(const void* guard) {

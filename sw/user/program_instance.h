@@ -220,7 +220,7 @@ class ProgramInstance {
   const void* fault_address_ = nullptr;
   const void* fault_pc_ = nullptr;
   const StackGuard* overflowed_ = nullptr;  // the stack a crash overflowed
-  double left_at_ = 0;  // host CPU time when the program's code last resumed
+  double left_at_ = 0;                      // host CPU time when the program's code last resumed
   uint64_t compute_cycles_ = 0, calls_ = 0;
   Thread main_;
   Thread* cur_ = &main_;  // the thread whose code or call runs now

@@ -17,12 +17,12 @@ extern spe_program_handle_t mailbox_spu;
 static char data[128] __attribute__((aligned(128)));
 static int failures;
 
-#define EXPECT(cond, what)             \
-  do {                                 \
-    if (!(cond)) {                     \
-      printf("FAIL: %s\n", what);      \
-      ++failures;                      \
-    }                                  \
+#define EXPECT(cond, what)        \
+  do {                            \
+    if (!(cond)) {                \
+      printf("FAIL: %s\n", what); \
+      ++failures;                 \
+    }                             \
   } while (0)
 
 static void* run(void* p) {
@@ -63,8 +63,7 @@ int main(int argc, char** argv) {
          "a context without SPE_EVENTS_ENABLE: ENOTSUP");
   ev.spe = ctx;
   ev.events = 0x100;
-  EXPECT(spe_event_handler_register(h, &ev) == -1 && errno == ENOTSUP,
-         "an unknown event: ENOTSUP");
+  EXPECT(spe_event_handler_register(h, &ev) == -1 && errno == ENOTSUP, "an unknown event: ENOTSUP");
   ev.events = SPE_EVENT_SPE_STOPPED;
   EXPECT(spe_event_handler_register((spe_event_handler_ptr_t)data, &ev) == -1 && errno == ESRCH,
          "a pointer that is no handler: ESRCH");

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #define WORDS 64
-#define MARK(i) (0x51DE0000u + (i) * 0x10001u) /* the SPU's marks (mailbox_spu.c) */
+#define MARK(i) (0x51DE0000u + (i)*0x10001u) /* the SPU's marks (mailbox_spu.c) */
 
 extern spe_program_handle_t mailbox_spu;
 

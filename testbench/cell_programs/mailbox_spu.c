@@ -3,13 +3,13 @@
  *   1  reads a word from the inbound mailbox, answers it + 1 through the outbound interrupt
  *      mailbox and stops with 9.
  *   2  marks its buffer (MARK(i) in word i) for the PPE to find in the local store and says
- *      so (outbound interrupt mailbox), waits for the PPE's go (inbound mailbox), checks what the PPE wrote there through
- *      spe_ls_area_get's pointer, answers its sum, overwrites the buffer with its own pattern
- *      and signals the PPE again; stops with 0 when every word was as expected. */
+ *      so (outbound interrupt mailbox), waits for the PPE's go (inbound mailbox), checks what the
+ * PPE wrote there through spe_ls_area_get's pointer, answers its sum, overwrites the buffer with
+ * its own pattern and signals the PPE again; stops with 0 when every word was as expected. */
 #include <spu_mfcio.h>
 
 #define WORDS 64
-#define MARK(i) (0x51DE0000u + (i) * 0x10001u)
+#define MARK(i) (0x51DE0000u + (i)*0x10001u)
 
 static volatile unsigned int buffer[WORDS] __attribute__((aligned(128)));
 

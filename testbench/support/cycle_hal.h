@@ -23,6 +23,7 @@ class CycleHal : public fw::Hal {
   double clock_hz() const override { return 1.8e9; }
   uint32_t wait_irq(uint32_t) override { unexpected("wait_irq"); }
   uint32_t wait_irq(uint32_t, uint64_t) override { unexpected("wait_irq"); }
+  uint32_t wait_irq_for(uint32_t, uint64_t) override { unexpected("wait_irq_for"); }
   void irq_recovered(const char*) override { unexpected("irq_recovered"); }
   int core_index() const override { return 0; }
   const char* core_name() const override { return "cycle-hal"; }

@@ -72,7 +72,8 @@ void LsMapping::sync(Hal& hal) {
   for (uint32_t n : pages) {
     char* page = base_ + uint64_t{n} * kPage;
     const uint64_t at = uint64_t{n} * kPage;
-    if (pages_[n] == Page::Dirty) poke_(static_cast<int>(at / kLsBytes), at % kLsBytes, page, kPage);
+    if (pages_[n] == Page::Dirty)
+      poke_(static_cast<int>(at / kLsBytes), at % kLsBytes, page, kPage);
     pages_[n] = Page::Absent;
     mprotect(page, kPage, PROT_NONE);
   }

@@ -8,9 +8,10 @@
 // sw/user/crash_guard.h); the page is filled with the local store's bytes and made readable;
 // a store to it faults once more and makes it writable (dirty). At the program's next call
 // into the simulator (sync), dirty pages are written back to the local store and every touched
-// page becomes inaccessible again, all at once (untimed, before anything else can run). SPUs and DMA change a local store only while the PPE program
-// is inside a call (the simulation advances only there), so what the program reads is what the
-// SPU would read, and what it stored reaches the local store before any SPU can look.
+// page becomes inaccessible again, all at once (untimed, before anything else can run). SPUs and
+// DMA change a local store only while the PPE program is inside a call (the simulation advances
+// only there), so what the program reads is what the SPU would read, and what it stored reaches the
+// local store before any SPU can look.
 //
 // Timing: the loads and stores themselves run natively, as the rest of the PPE program's code
 // (charged by the compute model). After the write-back, each touched page costs the PPE a timed
@@ -56,7 +57,7 @@ class LsMapping {
   Poke poke_;
   std::function<uint64_t(int)> real_;
   char* base_ = nullptr;
-  std::vector<Page> pages_;      // per page of every local store
+  std::vector<Page> pages_;        // per page of every local store
   std::vector<uint32_t> touched_;  // page numbers, in the order touched (reserved: no allocation
                                    // in the fault handler)
 };

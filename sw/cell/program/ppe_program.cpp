@@ -287,9 +287,9 @@ const void* PpeProgram::table() {
     auto* p = static_cast<PpeProgram*>(self);                                                     \
     return p->program().call(#name, [&] { return p->with_errno([&] { return p->name args; }); }); \
   };
-#define HS_SPE_OWN0(ret, name)                                                                \
-  t.name = [](void* self) -> ret {                                                            \
-    auto* p = static_cast<PpeProgram*>(self);                                                 \
+#define HS_SPE_OWN0(ret, name)                                                                 \
+  t.name = [](void* self) -> ret {                                                             \
+    auto* p = static_cast<PpeProgram*>(self);                                                  \
     return p->program().call(#name, [&] { return p->with_errno([&] { return p->name(); }); }); \
   };
 #include "hybridsim_libspe2_functions.h"

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 #include <sys/mman.h>
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sw/cell/runtime/libspe2_abi.h"
@@ -15,72 +19,64 @@ namespace hs::fw::cell_program {
 
 namespace {
 constexpr uint64_t kGuard = 4096;  // a thread stack's guard page
+constexpr double kDone = 1e-6;     // work left below this is done (rounding)
+const char* const kHwNames[] = {"hw thread 0", "hw thread 1"};
 }  // namespace
 
 struct PpeThreads::Thread {
-  // Yielding: gives the core to the next ready thread, sleeping until there is one.
-  enum class State { Running, Ready, Yielding, WaitIrq, Joining, Done };
+  enum class State { OnHw, Ready, WaitIrq, Joining, Done };
   unsigned long id = 0;
+  std::string name;  // "thread 2"
   std::unique_ptr<ThreadHal> hal;
   user::ProgramInstance::Thread own;
   user::ProgramInstance::Thread* state = &own;  // the main thread's is the program's own
   ucontext_t ctx{};
   void* stack = nullptr;
   State st = State::Ready;
+  int hw = -1;           // the hardware thread it is on
+  double work_left = 0;  // a preempted computation's rest, at the full rate
   uint32_t mask = 0, got = 0;
+  uint64_t deadline = 0;  // a timed wait's end, in cycles (0: none)
   Thread* joining = nullptr;
   Entry entry = nullptr;
   void* (*fn)(void*) = nullptr;
   void* arg = nullptr;
   void* result = nullptr;
   bool detached = false;
+  int track = -1;  // its own track
 };
 
-// A thread's view of the PPE core: every access and computation is the core's, followed by a
-// chance for the scheduler to take the core at the end of the thread's time slice; interrupt
-// waits are the scheduler's; spans go on the thread's own track (the main thread's on the
-// core's).
+// A thread's view of the PPE core: accesses are the core's, stalling the thread's hardware
+// thread; computations and interrupt waits are the scheduler's; spans go on the thread's own
+// track (the main thread's on the core's).
 class PpeThreads::ThreadHal : public Hal {
  public:
-  ThreadHal(PpeThreads& owner, Thread& t) : o_(owner), t_(t), core_(owner.core_) {
-    if (t.id != 1 && core_.tracing()) {
-      track_ =
-          TransactionTrace::instance().track(fmt::format("{}.thread{}", core_.core_name(), t.id));
-    }
-  }
+  ThreadHal(PpeThreads& owner, Thread& t) : o_(owner), t_(t), core_(owner.core_) {}
   void load(uint64_t addr, void* dst, size_t len) override {
-    core_.load(addr, dst, len);
-    o_.maybe_preempt(t_);
+    o_.access(t_, [&] { core_.load(addr, dst, len); });
   }
   void store(uint64_t addr, const void* src, size_t len) override {
-    core_.store(addr, src, len);
-    o_.maybe_preempt(t_);
+    o_.access(t_, [&] { core_.store(addr, src, len); });
   }
   using Hal::load;
   using Hal::store;
   uint32_t compare_and_swap(uint64_t addr, uint32_t expected, uint32_t desired) override {
-    const uint32_t v = core_.compare_and_swap(addr, expected, desired);
-    o_.maybe_preempt(t_);
-    return v;
+    return o_.access(t_, [&] { return core_.compare_and_swap(addr, expected, desired); });
   }
   uint64_t reg_read(uint64_t addr, unsigned width) override {
-    const uint64_t v = core_.reg_read(addr, width);
-    o_.maybe_preempt(t_);
-    return v;
+    return o_.access(t_, [&] { return core_.reg_read(addr, width); });
   }
   void reg_write(uint64_t addr, uint64_t value, unsigned width) override {
-    core_.reg_write(addr, value, width);
-    o_.maybe_preempt(t_);
+    o_.access(t_, [&] { core_.reg_write(addr, value, width); });
   }
-  void compute(uint64_t n) override {
-    core_.compute(n);
-    o_.maybe_preempt(t_);
-  }
+  void compute(uint64_t n) override { o_.compute(t_, n); }
   uint64_t cycles() override { return core_.cycles(); }
   double clock_hz() const override { return core_.clock_hz(); }
   uint32_t wait_irq(uint32_t mask) override { return o_.wait_irq(t_, mask, 0); }
-  uint32_t wait_irq(uint32_t mask, uint64_t timeout) override {
-    return o_.wait_irq(t_, mask, timeout);
+  uint32_t wait_irq(uint32_t mask, uint64_t) override { return o_.wait_irq(t_, mask, 0); }
+  uint32_t wait_irq_for(uint32_t mask, uint64_t cycles) override {
+    if (cycles == 0) core_.fail("wait_irq_for of 0 cycles would never wait");
+    return o_.wait_irq(t_, mask, cycles);
   }
   void irq_recovered(const char* protocol) override { core_.irq_recovered(protocol); }
   int core_index() const override { return core_.core_index(); }
@@ -92,8 +88,8 @@ class PpeThreads::ThreadHal : public Hal {
   void phase_end() override {
     if (t_.id == 1) return core_.phase_end();
     if (phases_.empty()) return;
-    if (track_ >= 0) {
-      TransactionTrace::instance().span(track_, phases_.back().name, phases_.back().start,
+    if (t_.track >= 0) {
+      TransactionTrace::instance().span(t_.track, phases_.back().name, phases_.back().start,
                                         hs::now());
     }
     phases_.pop_back();
@@ -120,7 +116,6 @@ class PpeThreads::ThreadHal : public Hal {
   PpeThreads& o_;
   Thread& t_;
   Hal& core_;
-  int track_ = -1;
   std::vector<Open> phases_;
 };
 
@@ -144,6 +139,7 @@ class PpeThreads::RunningHal : public Hal {
   double clock_hz() const override { return h().clock_hz(); }
   uint32_t wait_irq(uint32_t m) override { return h().wait_irq(m); }
   uint32_t wait_irq(uint32_t m, uint64_t t) override { return h().wait_irq(m, t); }
+  uint32_t wait_irq_for(uint32_t m, uint64_t c) override { return h().wait_irq_for(m, c); }
   void irq_recovered(const char* p) override { h().irq_recovered(p); }
   int core_index() const override { return h().core_index(); }
   const char* core_name() const override { return h().core_name(); }
@@ -167,18 +163,30 @@ class PpeThreads::RunningHal : public Hal {
 };
 
 PpeThreads::PpeThreads(Hal& core, user::ProgramInstance& program, uint64_t stack_bytes,
-                       std::string stack_param, uint64_t timeslice_cycles)
+                       std::string stack_param, Smt smt)
     : core_(core),
       program_(program),
       stack_bytes_((stack_bytes + kGuard - 1) & ~(kGuard - 1)),
       stack_param_(std::move(stack_param)),
-      timeslice_(timeslice_cycles) {
+      smt_(smt) {
+  for (int i = 0; i < kHardwareThreads; ++i) {
+    hw_[static_cast<size_t>(i)].index = i;
+    if (core_.tracing()) {
+      hw_[static_cast<size_t>(i)].track =
+          TransactionTrace::instance().track(fmt::format("{}.hw_thread{}", core_.core_name(), i));
+    }
+  }
   auto main = std::make_unique<Thread>();
   main->id = 1;
+  main->name = "thread 1";
   main->state = &program_.main_thread();
-  main->st = Thread::State::Running;
   main->hal = std::make_unique<ThreadHal>(*this, *main);
+  if (core_.tracing()) {
+    main->track = TransactionTrace::instance().track(fmt::format("{}.thread1", core_.core_name()));
+  }
   running_ = main.get();
+  hw_[0].last = main.get();  // it starts there: no switch
+  put_on(hw_[0], *main);
   threads_.push_back(std::move(main));
   running_hal_ = std::make_unique<RunningHal>(*this);
 }
@@ -202,10 +210,282 @@ unsigned long PpeThreads::self() const {
   return running_->id;
 }
 
+// ---- The hardware threads ----------------------------------------------------------------
+
+void PpeThreads::put_on(HwThread& h, Thread& t) {
+  t.st = Thread::State::OnHw;
+  t.hw = h.index;
+  h.thread = &t;
+  h.since = hs::now();
+  h.switch_start = hs::now();
+  const bool same = h.last == &t;
+  h.last = &t;
+  if (!same) {
+    ++switches_;
+    h.does = HwThread::Does::Switching;
+    h.work = static_cast<double>(smt_.switch_cycles);
+    if (smt_.switch_cycles == 0) finish_work(h);
+    return;
+  }
+  h.slice_start = core_.cycles();
+  if (t.work_left > 0) {
+    h.does = HwThread::Does::Computing;
+    h.work = std::exchange(t.work_left, 0.0);
+  } else {
+    h.does = HwThread::Does::Code;
+    h.work = 0;
+  }
+}
+
+void PpeThreads::finish_work(HwThread& h) {
+  if (h.does == HwThread::Does::Switching) {
+    if (h.track >= 0 && smt_.switch_cycles > 0) {
+      TransactionTrace::instance().span(h.track, "context switch", h.switch_start, hs::now());
+    }
+    h.slice_start = core_.cycles();
+    Thread& t = *h.thread;
+    if (t.work_left > 0) {
+      h.does = HwThread::Does::Computing;
+      h.work = std::exchange(t.work_left, 0.0);
+      return;
+    }
+  }
+  h.does = HwThread::Does::Code;
+  h.work = 0;
+}
+
+void PpeThreads::take_off(Thread& t) {
+  if (t.hw < 0) return;
+  HwThread& h = hw_[static_cast<size_t>(t.hw)];
+  if (h.track >= 0) TransactionTrace::instance().span(h.track, t.name.c_str(), h.since, hs::now());
+  if (t.track >= 0) {
+    TransactionTrace::instance().async_span(t.track, kHwNames[h.index], h.since, hs::now());
+  }
+  h.thread = nullptr;
+  h.does = HwThread::Does::Idle;
+  h.work = 0;
+  t.hw = -1;
+}
+
+void PpeThreads::make_ready(Thread& t) {
+  t.st = Thread::State::Ready;
+  ready_.push_back(&t);
+}
+
+void PpeThreads::dispatch() {
+  while (!ready_.empty()) {
+    Thread& t = *ready_.front();
+    HwThread* pick = nullptr;
+    for (HwThread& h : hw_) {
+      if (h.does != HwThread::Does::Idle) continue;
+      if (h.last == &t) {
+        pick = &h;
+        break;
+      }
+      if (!pick) pick = &h;
+    }
+    if (!pick) return;
+    ready_.pop_front();
+    put_on(*pick, t);
+  }
+}
+
+void PpeThreads::credit(const HwThread* except, double cycles, double rate) {
+  for (HwThread& h : hw_) {
+    if (&h == except) continue;
+    if (h.does != HwThread::Does::Switching && h.does != HwThread::Does::Computing) continue;
+    h.work -= cycles * rate;
+    if (h.work <= kDone) finish_work(h);
+  }
+}
+
+uint32_t PpeThreads::waiting_lines() const {
+  uint32_t lines = 0;
+  for (const auto& w : threads_) {
+    if (w->st == Thread::State::WaitIrq) lines |= w->mask;
+  }
+  return lines;
+}
+
+void PpeThreads::wake(uint32_t lines) {
+  const uint64_t now = core_.cycles();
+  for (auto& w : threads_) {
+    if (w->st != Thread::State::WaitIrq) continue;
+    const bool hit = (lines & w->mask) != 0;
+    if (!hit && !(w->deadline != 0 && w->deadline <= now)) continue;
+    if (hit) w->got |= lines & w->mask;
+    w->deadline = 0;
+    make_ready(*w);
+  }
+}
+
+PpeThreads::Thread* PpeThreads::code_ready(const Thread& except) {
+  for (HwThread& h : hw_) {
+    if (h.does == HwThread::Does::Code && h.thread != &except) return h.thread;
+  }
+  return nullptr;
+}
+
+void PpeThreads::advance() {
+  if (Fiber* f = Fiber::current(); f && f->unwinding()) throw Fiber::Unwind{};
+  const uint64_t now = core_.cycles();
+  int busy = 0;
+  for (const HwThread& h : hw_) {
+    busy += h.does == HwThread::Does::Switching || h.does == HwThread::Does::Computing;
+  }
+  const double rate = busy == kHardwareThreads ? smt_.share : 1.0;
+  constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+  uint64_t dt = kNever;
+  for (const HwThread& h : hw_) {
+    if (h.does == HwThread::Does::Switching || h.does == HwThread::Does::Computing) {
+      dt = std::min(dt, std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(h.work / rate))));
+    }
+    if (h.does == HwThread::Does::Computing && smt_.timeslice_cycles && !ready_.empty()) {
+      const uint64_t end = h.slice_start + smt_.timeslice_cycles;
+      dt = std::min(dt, end > now ? end - now : 1);
+    }
+  }
+  for (const auto& w : threads_) {
+    if (w->st == Thread::State::WaitIrq && w->deadline != 0) {
+      dt = std::min(dt, w->deadline > now ? w->deadline - now : 1);
+    }
+  }
+  const uint32_t lines = waiting_lines();
+  if (dt == kNever && lines == 0) {
+    core_.fail(fmt::format(
+        "{}: every thread of the PPE program is blocked (joining a thread or waiting for a "
+        "mutex) and none waits for an SPE or a mailbox: a deadlock",
+        program_.name()));
+  }
+  uint32_t got = 0;
+  if (dt == kNever) {
+    got = core_.wait_irq(lines);
+  } else if (lines != 0 || busy == 0) {
+    got = core_.wait_irq_for(lines, dt);
+  } else {
+    core_.compute(dt);
+  }
+  if (Fiber* f = Fiber::current(); got == 0 && f && f->unwinding()) throw Fiber::Unwind{};
+  credit(nullptr, static_cast<double>(core_.cycles() - now), rate);
+  wake(got);
+  // Time slices: a thread computing past its slice gives its hardware thread to one waiting.
+  size_t waiting = ready_.size();
+  const uint64_t at = core_.cycles();
+  for (HwThread& h : hw_) {
+    if (h.does != HwThread::Does::Computing || !smt_.timeslice_cycles ||
+        at - h.slice_start < smt_.timeslice_cycles) {
+      continue;
+    }
+    if (waiting == 0) {
+      h.slice_start = at;
+      continue;
+    }
+    --waiting;
+    Thread& t = *h.thread;
+    t.work_left = h.work;
+    take_off(t);
+    make_ready(t);
+  }
+}
+
+void PpeThreads::run_until(Thread& t) {
+  for (;;) {
+    dispatch();
+    if (t.st == Thread::State::OnHw &&
+        hw_[static_cast<size_t>(t.hw)].does == HwThread::Does::Code) {
+      return;
+    }
+    if (Thread* u = code_ready(t)) {
+      switch_to(*u);
+      continue;
+    }
+    advance();
+  }
+}
+
+// ---- The running thread's operations ------------------------------------------------------
+
+void PpeThreads::compute(Thread& t, uint64_t cycles) {
+  if (cycles == 0 || t.hw < 0) return;
+  HwThread& h = hw_[static_cast<size_t>(t.hw)];
+  h.does = HwThread::Does::Computing;
+  h.work = static_cast<double>(cycles);
+  run_until(t);
+}
+
+template <class Access>
+auto PpeThreads::access(Thread& t, Access&& a) -> decltype(a()) {
+  const uint64_t before = core_.cycles();
+  auto after = [&] {
+    // The access stalled this hardware thread; the other ran alone meanwhile.
+    const HwThread* mine = t.hw >= 0 ? &hw_[static_cast<size_t>(t.hw)] : nullptr;
+    credit(mine, static_cast<double>(core_.cycles() - before), 1.0);
+    if (t.hw < 0) return;
+    maybe_preempt(t);
+    if (Thread* u = code_ready(t)) switch_to(*u);
+  };
+  if constexpr (std::is_void_v<decltype(a())>) {
+    a();
+    after();
+  } else {
+    auto v = a();
+    after();
+    return v;
+  }
+}
+
+void PpeThreads::maybe_preempt(Thread& t) {
+  if (!smt_.timeslice_cycles || t.hw < 0) return;
+  HwThread& h = hw_[static_cast<size_t>(t.hw)];
+  if (core_.cycles() - h.slice_start < smt_.timeslice_cycles) return;
+  // The slice's end: interrupts for sleeping threads are taken now (a thread that only
+  // accesses never lets time pass in the scheduler).
+  if (const uint32_t lines = waiting_lines()) {
+    const uint64_t before = core_.cycles();
+    wake(core_.wait_irq_for(lines, 1));
+    credit(&h, static_cast<double>(core_.cycles() - before), 1.0);
+    dispatch();
+  }
+  if (ready_.empty()) {
+    h.slice_start = core_.cycles();
+    return;
+  }
+  take_off(t);
+  make_ready(t);
+  run_until(t);
+}
+
+uint32_t PpeThreads::wait_irq(Thread& t, uint32_t mask, uint64_t cycles) {
+  if (mask == 0 && cycles == 0) core_.fail("wait_irq with an empty mask would wait forever");
+  t.mask = mask;
+  t.got = 0;
+  t.deadline = cycles ? core_.cycles() + cycles : 0;
+  take_off(t);
+  t.st = Thread::State::WaitIrq;
+  run_until(t);
+  t.mask = 0;
+  t.deadline = 0;
+  return std::exchange(t.got, 0);
+}
+
+void PpeThreads::yield() {
+  Thread& t = *running_;
+  if (ready_.empty()) {
+    compute(t, kYieldCycles);  // the system call, with nobody to give way to
+    return;
+  }
+  take_off(t);
+  make_ready(t);
+  run_until(t);
+}
+
+// ---- Threads ------------------------------------------------------------------------------
+
 int PpeThreads::create(unsigned long* id, Entry entry, void* (*fn)(void*), void* arg) {
   if (id == nullptr || entry == nullptr || fn == nullptr) return EINVAL;
   auto t = std::make_unique<Thread>();
   t->id = threads_.size() + 1;
+  t->name = fmt::format("thread {}", t->id);
   // Its stack in the program's heap: in the Cell's memory, like every byte the program owns,
   // above a guard page the program cannot touch.
   t->stack = program_.heap().allocate(kGuard + stack_bytes_, kGuard);
@@ -216,12 +496,15 @@ int PpeThreads::create(unsigned long* id, Entry entry, void* (*fn)(void*), void*
     t->stack = nullptr;
     return EAGAIN;
   }
-  program_.add_stack_guard(t->stack, kGuard, fmt::format("thread {}", t->id), stack_bytes_,
-                           stack_param_);
+  program_.add_stack_guard(t->stack, kGuard, t->name, stack_bytes_, stack_param_);
   t->entry = entry;
   t->fn = fn;
   t->arg = arg;
   t->hal = std::make_unique<ThreadHal>(*this, *t);
+  if (core_.tracing()) {
+    t->track =
+        TransactionTrace::instance().track(fmt::format("{}.thread{}", core_.core_name(), t->id));
+  }
   getcontext(&t->ctx);
   t->ctx.uc_stack.ss_sp = static_cast<char*>(t->stack) + kGuard;
   t->ctx.uc_stack.ss_size = stack_bytes_;
@@ -229,9 +512,11 @@ int PpeThreads::create(unsigned long* id, Entry entry, void* (*fn)(void*), void*
   const auto p = reinterpret_cast<uintptr_t>(this);
   makecontext(&t->ctx, reinterpret_cast<void (*)()>(&PpeThreads::start), 2,
               static_cast<unsigned>(p >> 32), static_cast<unsigned>(p & 0xFFFFFFFFu));
-  t->st = Thread::State::Ready;
   *id = t->id;
+  Thread& made = *t;
   threads_.push_back(std::move(t));
+  make_ready(made);
+  dispatch();  // onto a free hardware thread at once
   return 0;
 }
 
@@ -246,33 +531,24 @@ void PpeThreads::thread_body(Thread& t) {
   } catch (...) {
     unwinding_ = std::current_exception();  // passed on to the main thread
   }
+  take_off(t);
   t.st = Thread::State::Done;
   for (auto& w : threads_) {
-    if (w->st == Thread::State::Joining && w->joining == &t) w->st = Thread::State::Ready;
+    if (w->st == Thread::State::Joining && w->joining == &t) {
+      w->joining = nullptr;
+      make_ready(*w);
+    }
   }
   if (program_.ended()) program_ended_ = true;
   if (unwinding_ || program_ended_) switch_to(*threads_.front());
   // Over: the core goes on with the other threads; this stack is never resumed.
-  for (;;) give_way(t);
-}
-
-PpeThreads::Thread* PpeThreads::next_ready(const Thread& after) {
-  const size_t n = threads_.size();
-  const size_t at = after.id - 1;
-  for (size_t k = 1; k < n; ++k) {
-    Thread* c = threads_[(at + k) % n].get();
-    if (c->st == Thread::State::Ready) return c;
-  }
-  return nullptr;
+  for (;;) run_until(t);
 }
 
 void PpeThreads::switch_to(Thread& next) {
   Thread& prev = *running_;
   running_ = &next;
-  next.st = Thread::State::Running;
   program_.switch_thread(*next.state);
-  slice_start_ = core_.cycles();
-  ++switches_;
   swapcontext(&prev.ctx, &next.ctx);
   after_switch();
 }
@@ -283,76 +559,6 @@ void PpeThreads::after_switch() {
   if (program_ended_) throw ProgramEnded{};
 }
 
-bool PpeThreads::give_way(Thread& t, uint64_t timeout_cycles) {
-  for (;;) {
-    if (Thread* n = next_ready(t)) {
-      if (t.st == Thread::State::Yielding) t.st = Thread::State::Ready;
-      switch_to(*n);
-      return true;
-    }
-    uint32_t all = 0;
-    for (const auto& w : threads_) {
-      if (w->st == Thread::State::WaitIrq) all |= w->mask;
-    }
-    if (all == 0) {
-      core_.fail(fmt::format(
-          "{}: every thread of the PPE program is blocked (joining a thread or waiting for a "
-          "mutex) and none waits for an SPE or a mailbox: a deadlock",
-          program_.name()));
-    }
-    if (Fiber* f = Fiber::current(); f && f->unwinding()) throw Fiber::Unwind{};
-    const uint32_t lines = timeout_cycles && t.st == Thread::State::WaitIrq
-                               ? core_.wait_irq(all, timeout_cycles)
-                               : core_.wait_irq(all);
-    if (lines == 0) {
-      if (Fiber* f = Fiber::current(); f && f->unwinding()) throw Fiber::Unwind{};
-      if (timeout_cycles) return false;
-      continue;
-    }
-    bool woke = false;
-    for (auto& w : threads_) {
-      if (w->st != Thread::State::WaitIrq || (lines & w->mask) == 0) continue;
-      w->got |= lines & w->mask;
-      w->st = Thread::State::Ready;
-      woke = woke || w.get() == &t;
-    }
-    if (woke) {
-      t.st = Thread::State::Running;
-      slice_start_ = core_.cycles();
-      return true;
-    }
-  }
-}
-
-uint32_t PpeThreads::wait_irq(Thread& t, uint32_t mask, uint64_t timeout_cycles) {
-  if (mask == 0) core_.fail("wait_irq with an empty mask would wait forever");
-  t.mask = mask;
-  t.got = 0;
-  t.st = Thread::State::WaitIrq;
-  while (t.got == 0) {
-    if (!give_way(t, timeout_cycles)) break;
-  }
-  t.st = Thread::State::Running;
-  t.mask = 0;
-  return std::exchange(t.got, 0);
-}
-
-void PpeThreads::maybe_preempt(Thread& t) {
-  if (timeslice_ == 0 || core_.cycles() - slice_start_ < timeslice_) return;
-  if (Thread* n = next_ready(t)) {
-    t.st = Thread::State::Ready;
-    switch_to(*n);
-  } else {
-    slice_start_ = core_.cycles();
-  }
-}
-
-void PpeThreads::yield() {
-  Thread& t = *running_;
-  t.st = Thread::State::Yielding;
-  give_way(t);
-}
-
 int PpeThreads::join(unsigned long id, void** result) {
   Thread& t = *running_;
   Thread* target = find(id);
@@ -360,12 +566,11 @@ int PpeThreads::join(unsigned long id, void** result) {
   if (target == &t) return EDEADLK;
   if (target->detached) return EINVAL;
   while (target->st != Thread::State::Done) {
-    t.st = Thread::State::Joining;
     t.joining = target;
-    give_way(t);
+    take_off(t);
+    t.st = Thread::State::Joining;
+    run_until(t);
   }
-  t.st = Thread::State::Running;
-  t.joining = nullptr;
   if (result) *result = target->result;
   target->detached = true;  // joined: not again
   if (target->stack) {
@@ -394,12 +599,12 @@ void PpeThreads::exit(void* result) {
   program_.call("pthread_exit", [&] {
     for (auto& w : threads_) {
       while (w.get() != &t && w->st != Thread::State::Done) {
-        t.st = Thread::State::Joining;
         t.joining = w.get();
-        give_way(t);
+        take_off(t);
+        t.st = Thread::State::Joining;
+        run_until(t);
       }
     }
-    t.st = Thread::State::Running;
   });
   program_.terminate(user::ProgramInstance::End::Exited, 0, "");
 }

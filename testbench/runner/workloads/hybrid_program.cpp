@@ -178,7 +178,8 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
       {"calls_into_the_simulator", "calls", "libspe2, MFC and runtime calls the programs made"},
       {"spu_runs", "runs", "SPU program runs (spe_context_run), over all SPEs"},
       {"ppe_threads", "threads", "the PPE program's threads, its main thread included"},
-      {"ppe_thread_switches", "switches", "times the PPE passed from one thread to another"},
+      {"ppe_thread_switches", "switches",
+       "context switches: a PPE hardware thread starting a thread other than its last"},
       {"ppe_heap_peak_bytes", "B", "the largest heap the PPE program reached"},
       {"program_time_ns", "ns", "from the run's start to the PPE program's end"},
   });
@@ -196,9 +197,20 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
                 Range::between(8 * 1024, 192 * 1024)));
   const double timeslice_ns = p.real(
       "ppe_timeslice", 10000, "ns",
-      "how long a PPE program's thread runs before a ready thread may take the PPE (0: until it "
-      "blocks)",
+      "how long a PPE program's thread runs before a ready thread may take its hardware thread "
+      "(0: until it blocks)",
       Range::between(0, 1e9));
+  const double switch_ns = p.real(
+      "ppe_context_switch", 1000, "ns",
+      "the operating system's cost of putting another thread on a PPE hardware thread (an "
+      "estimate: saving and restoring the general, floating-point and vector registers and the "
+      "scheduler's path, a few thousand PPE cycles)",
+      Range::between(0, 1e9));
+  const double smt_share = p.real(
+      "ppe_smt_share", 0.5, "",
+      "the share of the PPE's issue rate each hardware thread gets while both compute (0.5: the "
+      "PPE issues from its two threads alternately)",
+      Range::between(0.01, 1));
   if (path.empty()) {
     throw InputError(fmt::format(
         "parameter '{}': the hybrid_program workload needs a PPE program (hybridsim run "
@@ -275,8 +287,11 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
   }
   acc.ppe->set_execution(Core::Execution::Fiber);
   acc.ppe->set_stack(job->params.stack_bytes, true);
-  const auto timeslice = static_cast<uint64_t>(timeslice_ns * 1e-9 * acc.clock_hz);
-  acc.ppe->set_firmware([state, spes, timeslice](fw::Hal& hal) {
+  fw::cell_program::PpeThreads::Smt smt;
+  smt.share = smt_share;
+  smt.timeslice_cycles = static_cast<uint64_t>(timeslice_ns * 1e-9 * acc.clock_hz);
+  smt.switch_cycles = static_cast<uint64_t>(switch_ns * 1e-9 * acc.clock_hz);
+  acc.ppe->set_firmware([state, spes, smt](fw::Hal& hal) {
     user::ProgramInstance& prog = *state->ppe;
     // The local stores in the program's address space (spe_ls_area_get).
     fw::cell_program::LsMapping ls(
@@ -287,7 +302,9 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
         [state](int spe, uint64_t at, const void* src, uint64_t n) {
           state->acc->spes[static_cast<size_t>(spe)]->local_store.poke(at, src, n);
         },
-        [](int spe) { return fw::spe_mmio::Spe{0, spe}.local_store(0); });
+        [](int spe) {
+          return fw::spe_mmio::Spe{0, spe}.local_store(0);
+        });
     state->ls = &ls;
     struct Unmap {
       CellJob* job;
@@ -295,7 +312,7 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
     } unmap{state};
     prog.add_call_hook([&ls](fw::Hal& h) { ls.sync(h); });
     fw::cell_program::PpeThreads threads(hal, prog, state->params.stack_bytes,
-                                         state->params.stack_param, timeslice);
+                                         state->params.stack_param, smt);
     fw::cell_program::PpeProgram binding(
         prog, threads.running_hal(), spes,
         [state](int spe, std::shared_ptr<const user::ProgramImage> image) {
