@@ -3,7 +3,8 @@
  *   overflow  spe_program_load of an SPU program larger than the local store
  *   dma       an SPU program whose DMA breaks the MFC's size rule
  *   status    the PPE program returns 3: the run's exit status
- *   recurse   a thread that recurses without end overflows its stack (the guard page) */
+ *   recurse   a thread that recurses without end overflows its stack (the guard page)
+ *   spu_recurse  an SPU program that recurses without end overflows its stack */
 #include <libspe2.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 extern spe_program_handle_t big_spu;
 extern spe_program_handle_t bad_dma_spu;
+extern spe_program_handle_t mailbox_spu;
 
 static char data[128] __attribute__((aligned(128)));
 
@@ -43,6 +45,9 @@ int main(int argc, char** argv) {
     pthread_t t;
     pthread_create(&t, NULL, runaway, NULL);
     pthread_join(t, NULL);
+  } else if (strcmp(mode, "spu_recurse") == 0) {
+    spe_program_load(ctx, &mailbox_spu);
+    spe_context_run(ctx, &entry, 0, (void*)3, NULL, &stop);
   } else if (strcmp(mode, "status") == 0) {
     printf("returning 3\n");
     return 3;

@@ -43,8 +43,9 @@ def main():
         elif e.get("ph") == "e" and (track, e.get("id")) in open_async:
             name, ts = open_async.pop((track, e.get("id")))
             on.setdefault(track, []).append((name, ts, e.get("ts")))
-    def track_ending(suffix):
-        return next((t for t in set(spans) | set(on) if t.endswith(suffix)), None)
+    def track_ending(suffix):  # "ppe.thread1", never "ppe.hw_thread1"
+        return next((t for t in sorted(set(spans) | set(on))
+                     if t == suffix or t.endswith("." + suffix)), None)
     for hw in ("hw_thread0", "hw_thread1"):
         t = track_ending(hw)
         if t is None or "context switch" not in spans.get(t, set()):
