@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <limits>
@@ -64,6 +65,13 @@ void release_reserve_or_fail() {
 
 void install_out_of_memory_handlers(const std::string& what_to_do) {
   g_what_to_do = what_to_do;
+  // Under an address-space limit malloc can fail. SystemC's own pool allocator dereferences
+  // what malloc returns; asked before its first allocation, it takes its memory through
+  // operator new instead, whose failure comes here as bad_alloc.
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    setenv("SYSTEMC_MEMPOOL_DONT_USE", "1", 0);
+  }
   if (!g_reserve) g_reserve = new char[64 << 20];
   std::set_new_handler(release_reserve_or_fail);
   g_previous_terminate = std::set_terminate(terminate_clearly);
