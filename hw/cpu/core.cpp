@@ -96,6 +96,20 @@ void Core::end_of_elaboration() {
         name(), stack_bytes_, [this] { run(); }, stack_guarded_);
     opts.spawn_method();
     sc_core::sc_spawn([this] { step(); }, sc_core::sc_gen_unique_name("step"), &opts);
+    if (bus_may_block_) {
+      proxy_ = std::make_unique<BusProxy>();
+      sc_core::sc_spawn_options bus;
+      sc_core::sc_spawn(
+          [this] {
+            for (;;) {
+              sc_core::wait(proxy_->start);
+              this->bus->b_transport(*proxy_->gp, proxy_->delay);
+              proxy_->busy = false;
+              proxy_->done.notify(sc_core::SC_ZERO_TIME);
+            }
+          },
+          sc_core::sc_gen_unique_name("bus"), &bus);
+    }
   } else {
     opts.set_stack_size(static_cast<int>(stack_bytes_));
     sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("run"), &opts);
@@ -103,6 +117,16 @@ void Core::end_of_elaboration() {
 }
 
 Core::~Core() = default;
+
+void Core::transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
+  if (!proxy_ || !fiber_) return bus->b_transport(gp, delay);
+  proxy_->gp = &gp;
+  proxy_->delay = delay;
+  proxy_->busy = true;
+  proxy_->start.notify(sc_core::SC_ZERO_TIME);
+  while (proxy_->busy && !unwinding()) block(proxy_->done);
+  delay = proxy_->delay;
+}
 
 void Core::step() {
   try {
@@ -147,7 +171,7 @@ void Core::access(tlm::tlm_command cmd, uint64_t addr, void* data, size_t len, b
   const sc_time start = hs::now();
   sc_time delay = clock_.cycles(access_cycles_);
   set_state(State::MemoryStall);
-  bus->b_transport(gp, delay);
+  transport(gp, delay);
   if (delay > sc_core::SC_ZERO_TIME) block(delay);
   set_state(State::Compute);
   const sc_time took = hs::now() - start;
@@ -180,12 +204,12 @@ uint32_t Core::compare_and_swap(uint64_t addr, uint32_t expected, uint32_t desir
   uint32_t old = 0;
   sc_time delay = clock_.cycles(access_cycles_);
   prepare(gp, tlm::TLM_READ_COMMAND, addr, reinterpret_cast<unsigned char*>(&old), 4);
-  bus->b_transport(gp, delay);
+  transport(gp, delay);
   bool ok = gp.is_response_ok();
   if (ok && old == expected) {
     uint32_t v = desired;
     prepare(gp, tlm::TLM_WRITE_COMMAND, addr, reinterpret_cast<unsigned char*>(&v), 4);
-    bus->b_transport(gp, delay);
+    transport(gp, delay);
     ok = gp.is_response_ok();
   }
   set_state(State::MemoryStall);

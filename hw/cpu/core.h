@@ -14,7 +14,9 @@
 // process (Execution::Fiber, tlm/kernel/fiber.h), which a machine of tens of thousands of
 // cores needs. A fiber core relies on its bus never blocking inside b_transport (the
 // targets annotate their delay): a target that called wait() would stop the run with the
-// kernel's error. Both run the same firmware with the same timing; each waits in block().
+// kernel's error, unless the core is told its bus may block (set_bus_may_block: its accesses
+// then go out from a thread of their own, which the fiber waits for). Both run the same
+// firmware with the same timing; each waits in block().
 #pragma once
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
@@ -63,6 +65,10 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   // Before the end of elaboration: runs the firmware in a fiber instead (a user program's
   // instance takes its stack from its core's fiber, sw/user/program_instance.h).
   void set_execution(Execution e) { execution_ = e; }
+  // Before the end of elaboration: a fiber core whose accesses cross links that wait for
+  // credits inside b_transport (a host core reaching its accelerators, a PPE reaching the
+  // host) issues them from a helper thread and waits for it.
+  void set_bus_may_block(bool may) { bus_may_block_ = may; }
   bool has_firmware() const { return static_cast<bool>(firmware_); }
   bool finished() const { return state_ == static_cast<int>(State::Done); }
   State state() const { return static_cast<State>(state_); }
@@ -152,6 +158,16 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   bool stack_guarded_ = false;
   std::string stack_param_;  // its parameter's name, for the overflow message
   std::unique_ptr<Fiber> fiber_;
+  // The helper thread of a fiber core whose bus may block: one access at a time.
+  struct BusProxy {
+    tlm::tlm_generic_payload* gp = nullptr;
+    sc_core::sc_time delay;
+    bool busy = false;
+    sc_core::sc_event start, done;
+  };
+  bool bus_may_block_ = false;
+  std::unique_ptr<BusProxy> proxy_;
+  void transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   uint32_t irq_pending_ = 0;
   sc_core::sc_event irq_event_;
   std::unique_ptr<FaultInjector> irq_drop_, irq_late_;
