@@ -277,8 +277,7 @@ void HostSlmpm::wait(uint32_t tag) {
   while (!test(tag)) hal_.compute(50);
 }
 
-void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t transfers,
-                       const Delivered& delivered, uint64_t poll_cycles) {
+struct AcceleratorSlmpm::State {
   struct Chan {
     Chan(Hal& h, const RingLayout& from, const RingLayout& to, const Resend& r = {})
         : in(h, from, CounterMode::Mirrored, Publish::Eager, 1, r),
@@ -289,81 +288,86 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
     Resend resend;
     std::deque<Packet> pending;
   };
-  std::deque<Chan> chans;
-  chans.emplace_back(hal, cfg.pcie_from_host, cfg.pcie_to_host);
-  if (cfg.ethernet) {
-    chans.emplace_back(hal, cfg.ethernet->first, cfg.ethernet->second, cfg.ethernet_resend);
-  }
-  auto resend_due = [&](Chan& c) {
-    if (!c.out.service()) fail_lost(hal, "accelerator to host", cfg.ethernet_link, c.out, c.resend);
-  };
   struct Incoming {
     uint64_t dst;
     uint32_t length, received;
     bool slot;  // dst is a receive slot, freed on delivery
   };
-  std::map<uint32_t, Incoming> smt;
-  struct Get {
-    uint32_t tag;
+  // A request on the engine, completed in submission order.
+  struct Request {
+    uint32_t tag;  // the host's transfer (answered when done), or 0: the accelerator's own
     uint64_t dst;
     uint32_t length;
     bool slot;
+    uint64_t ticket;  // the accelerator's own: local_done's
   };
-  std::deque<Get> submitted;  // the engine completes requests in submission order
-  uint64_t gets = 0, done = 0;
   // Request slots: one is rewritten only once the request last written there has completed
   // (the engine reads descriptors when it starts a request; its queue may be deeper).
-  constexpr uint64_t kRequestSlots = 64;
-  auto request_slot = [&] {
-    while (gets - dma::completed(hal, cfg.engine_regs) >= kRequestSlots) hal.compute(poll_cycles);
-    return cfg.request_area + (gets++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
-  };
-  ReceiveSlots slots(cfg.receive_area, cfg.receive_slots, cfg.receive_slot_bytes);
-  // Headers and GET requests that need a receive slot while every slot is busy wait here, in
-  // arrival order, until a delivery frees one.
-  std::deque<std::pair<Chan*, Packet>> waiting;
-  auto needs_slot = [](const Packet& p) {
+  static constexpr uint64_t kRequestSlots = 64;
+
+  State(Hal& h, const AcceleratorSlmpmConfig& c, Delivered d, uint64_t poll)
+      : hal(h),
+        cfg(c),
+        delivered(std::move(d)),
+        poll_cycles(poll),
+        slots(c.receive_area, c.receive_slots, c.receive_slot_bytes) {
+    chans.emplace_back(hal, cfg.pcie_from_host, cfg.pcie_to_host);
+    if (cfg.ethernet) {
+      chans.emplace_back(hal, cfg.ethernet->first, cfg.ethernet->second, cfg.ethernet_resend);
+    }
+  }
+
+  void resend_due(Chan& c) {
+    if (!c.out.service()) fail_lost(hal, "accelerator to host", cfg.ethernet_link, c.out, c.resend);
+  }
+  uint64_t request_slot() {
+    while (submitted_count - dma::completed(hal, cfg.engine_regs) >= kRequestSlots) {
+      hal.compute(poll_cycles);
+    }
+    return cfg.request_area + (submitted_count++ % kRequestSlots) * sizeof(hs::dma::Descriptor);
+  }
+  void submit(uint64_t src, uint64_t dst, uint64_t n) {
+    const uint64_t at = request_slot();
+    while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
+    dma::write_request(hal, at, {dma::copy(src, dst, n)});
+    hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+  }
+  static bool needs_slot(const Packet& p) {
     if (p.variable == kSmtHeader) return body_of<SmtHeaderBody>(p).dst == 0;
     if (p.variable == kGetRequest) return body_of<GetRequestBody>(p).dst == 0;
     return false;
-  };
-  auto release = [&](uint64_t dst) {
+  }
+  void release(uint64_t dst) {
     if (!slots.release(dst))
       hal.fail(fmt::format("SLMPM: receive slot {:#x} released but not claimed", dst));
-  };
-  auto check_target = [&](const char* what, uint32_t accelerator) {
+  }
+  void check_target(const char* what, uint32_t accelerator) {
     if (accelerator != cfg.accelerator) {
       hal.fail(fmt::format("SLMPM: {} for accelerator {} arrived at accelerator {}", what,
                            accelerator, cfg.accelerator));
     }
-  };
+  }
   // Serves one message from the host; `slot` is its receive slot if needs_slot(p).
-  auto serve = [&](Chan& c, const Packet& p, std::optional<uint64_t> slot) {
+  void serve(Chan& c, const Packet& p, std::optional<uint64_t> slot) {
     switch (p.variable) {
       case kGetRequest: {
         const auto rq = body_of<GetRequestBody>(p);
         check_target("GET request", rq.accelerator);
         const uint64_t dst = slot ? *slot : rq.dst;
-        const uint64_t at = request_slot();
-        while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
-        dma::write_request(hal, at, {dma::copy(cfg.host_window + rq.src, dst, rq.length)});
-        hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+        submit(cfg.host_window + rq.src, dst, rq.length);
         hal.protocol_begin("slmpm dma get", kTraceKeySlmpm | rq.tag,
                            {{"tag", rq.tag}, {"bytes", rq.length}, {"slot", slot.has_value()}});
-        submitted.push_back({rq.tag, dst, rq.length, slot.has_value()});
+        submitted.push_back({rq.tag, dst, rq.length, slot.has_value(), 0});
         break;
       }
       case kPutRequest: {
         // Push accelerator memory into the registered host buffer: a DMA PUT.
         const auto rq = body_of<GetRequestBody>(p);
         check_target("PUT request", rq.accelerator);
-        const uint64_t at = request_slot();
-        while (hal.reg_read(cfg.engine_regs + hs::dma::kSpace) == 0) hal.compute(poll_cycles);
-        dma::write_request(hal, at, {dma::copy(rq.src, cfg.host_window + rq.dst, rq.length)});
-        hal.reg_write(cfg.engine_regs + hs::dma::kSubmit, at, 8);
+        submit(rq.src, cfg.host_window + rq.dst, rq.length);
         hal.protocol_begin("slmpm dma put", kTraceKeySlmpm | rq.tag,
                            {{"tag", rq.tag}, {"bytes", rq.length}});
-        submitted.push_back({rq.tag, 0, rq.length, false});  // lands in host memory, not here
+        submitted.push_back({rq.tag, 0, rq.length, false, 0});  // lands in host memory
         break;
       }
       case kSmtHeader: {
@@ -396,9 +400,9 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
       default:
         hal.fail(fmt::format("SLMPM: unexpected message type {} from the host", p.variable));
     }
-  };
+  }
   // Hands freed slots to waiting messages, oldest first.
-  auto admit_waiting = [&] {
+  void admit_waiting() {
     while (!waiting.empty()) {
       const auto slot = slots.claim();
       if (!slot) return;
@@ -406,8 +410,8 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
       waiting.pop_front();
       serve(*c, p, slot);
     }
-  };
-  while (done < transfers) {
+  }
+  bool poll() {
     bool progress = false;
     for (auto& c : chans) {
       c.in.poll([&](const Packet& p) {
@@ -419,42 +423,100 @@ void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t tra
         waiting.emplace_back(&c, p);
       });
     }
-    // DMA completions, in order, answered on the PCIe channel.
+    // DMA completions, in order; the host's are answered on the PCIe channel.
     const uint64_t engine_done = dma::completed(hal, cfg.engine_regs);
-    while (!submitted.empty() && gets - submitted.size() < engine_done) {
-      const Get g = submitted.front();
+    while (!submitted.empty() && submitted_count - submitted.size() < engine_done) {
+      const Request g = submitted.front();
       submitted.pop_front();
+      progress = true;
+      if (g.tag == 0) {
+        local_completed = g.ticket;
+        continue;
+      }
       if (delivered && g.dst) delivered(g.tag, g.dst, g.length);
       chans.front().pending.push_back(message(kDmaDone, AckBody{g.tag, 0, g.dst}));
       hal.protocol_end(kTraceKeySlmpm | g.tag, {});
       if (g.slot) release(g.dst);
       ++done;
-      progress = true;
     }
     admit_waiting();
     for (auto& c : chans) {
       if (!c.pending.empty()) c.out.flush(c.pending);
       resend_due(c);
     }
-    if (!progress) hal.compute(poll_cycles);
+    return progress;
   }
-  for (auto& c : chans) {
-    while (!c.pending.empty()) {
-      c.out.flush(c.pending);
-      resend_due(c);
-      if (!c.pending.empty()) hal.compute(poll_cycles);
+  void finish() {
+    for (auto& c : chans) {
+      while (!c.pending.empty()) {
+        c.out.flush(c.pending);
+        resend_due(c);
+        if (!c.pending.empty()) hal.compute(poll_cycles);
+      }
+      if (!c.resend.on) continue;
+      const bool ok = close_resend(
+          hal, c.out, c.in,
+          [&] {
+            c.in.poll([&](const Packet& p) {
+              hal.fail(fmt::format("SLMPM: {} from the host after the last transfer", describe(p)));
+            });
+          },
+          c.resend, poll_cycles);
+      if (!ok) fail_lost(hal, "accelerator to host", cfg.ethernet_link, c.out, c.resend);
     }
-    if (!c.resend.on) continue;
-    const bool ok = close_resend(
-        hal, c.out, c.in,
-        [&] {
-          c.in.poll([&](const Packet& p) {
-            hal.fail(fmt::format("SLMPM: {} from the host after the last transfer", describe(p)));
-          });
-        },
-        c.resend, poll_cycles);
-    if (!ok) fail_lost(hal, "accelerator to host", cfg.ethernet_link, c.out, c.resend);
   }
+
+  Hal& hal;
+  AcceleratorSlmpmConfig cfg;
+  Delivered delivered;
+  uint64_t poll_cycles;
+  std::deque<Chan> chans;  // stable addresses
+  std::map<uint32_t, Incoming> smt;
+  std::deque<Request> submitted;
+  uint64_t submitted_count = 0, done = 0;
+  uint64_t next_ticket = 1, local_completed = 0;
+  ReceiveSlots slots;
+  // Headers and GET requests that need a receive slot while every slot is busy wait here, in
+  // arrival order, until a delivery frees one.
+  std::deque<std::pair<Chan*, Packet>> waiting;
+};
+
+AcceleratorSlmpm::AcceleratorSlmpm(Hal& hal, const AcceleratorSlmpmConfig& cfg, Delivered delivered,
+                                   uint64_t poll_cycles)
+    : s_(std::make_unique<State>(hal, cfg, std::move(delivered), poll_cycles)) {}
+
+AcceleratorSlmpm::~AcceleratorSlmpm() = default;
+
+bool AcceleratorSlmpm::poll() {
+  return s_->poll();
+}
+
+uint64_t AcceleratorSlmpm::completed() const {
+  return s_->done;
+}
+
+uint64_t AcceleratorSlmpm::local_dma(uint64_t src, uint64_t dst, uint64_t n) {
+  const uint64_t ticket = s_->next_ticket++;
+  s_->submit(src, dst, n);
+  s_->submitted.push_back({0, dst, static_cast<uint32_t>(n), false, ticket});
+  return ticket;
+}
+
+bool AcceleratorSlmpm::local_done(uint64_t ticket) const {
+  return s_->local_completed >= ticket;
+}
+
+void AcceleratorSlmpm::finish() {
+  s_->finish();
+}
+
+void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t transfers,
+                       const Delivered& delivered, uint64_t poll_cycles) {
+  AcceleratorSlmpm slmpm(hal, cfg, delivered, poll_cycles);
+  while (slmpm.completed() < transfers) {
+    if (!slmpm.poll()) hal.compute(poll_cycles);
+  }
+  slmpm.finish();
 }
 
 }  // namespace hs::fw::slmpm

@@ -24,6 +24,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -137,6 +138,38 @@ struct AcceleratorSlmpmConfig {
 
 // `delivered` (optional) sees every completed transfer: tag, where its bytes landed, length.
 using Delivered = std::function<void(uint32_t tag, uint64_t dst, uint32_t length)>;
+
+// The accelerator's side as a service its firmware steps: poll() serves what has arrived from
+// the host (headers, data, GET and PUT requests), answers completed DMAs and flushes the
+// answers, once; the firmware calls it while it has nothing else to do. The accelerator owns
+// the DMA engine, so its own transfers (local_dma: the accelerator's program moving its memory
+// to or from the host's) go through the same request slots and completion count as the
+// host's requests.
+class AcceleratorSlmpm {
+ public:
+  AcceleratorSlmpm(Hal& hal, const AcceleratorSlmpmConfig& cfg, Delivered delivered = nullptr,
+                   uint64_t poll_cycles = 50);
+  ~AcceleratorSlmpm();
+  AcceleratorSlmpm(const AcceleratorSlmpm&) = delete;
+  AcceleratorSlmpm& operator=(const AcceleratorSlmpm&) = delete;
+
+  // One pass; returns whether anything happened.
+  bool poll();
+  // Host transfers completed so far (SMTs delivered, DMAs answered).
+  uint64_t completed() const;
+  // Queues a copy of n bytes from src to dst (engine addresses: the host's through
+  // cfg.host_window) on the engine; returns a ticket for local_done().
+  uint64_t local_dma(uint64_t src, uint64_t dst, uint64_t n);
+  bool local_done(uint64_t ticket) const;
+  // Flushes every answer and closes the resending channels (after the last transfer).
+  void finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// Serves until `transfers` host transfers have completed, then finish()es.
 void accelerator_serve(Hal& hal, const AcceleratorSlmpmConfig& cfg, uint64_t transfers,
                        const Delivered& delivered = nullptr, uint64_t poll_cycles = 50);
 
