@@ -49,7 +49,7 @@ install(DIRECTORY testbench/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hybr
 install(TARGETS hybridsim-mpicc hybridsim-mpicxx hybridsim-cellcc
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS hybridsim_program_runtime hybridsim_program_runtime_cxx hybridsim_mpi_runtime
-                hybridsim_spu_runtime hybridsim_ppu_runtime
+                hybridsim_spu_runtime hybridsim_ppu_runtime hybridsim_host_runtime
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}/hybridsim)
 install(FILES sw/user/runtime/exec_entry.c DESTINATION ${CMAKE_INSTALL_LIBDIR}/hybridsim)
 install(DIRECTORY sw/user/include/ sw/mpi/include/ sw/cell/include/

@@ -3,6 +3,8 @@
 //   hybridsim-cellcc --target=spu [OPTIONS] -o NAME.spu SOURCES    an SPU program
 //   hybridsim-cellcc --embed SYMBOL NAME.spu -o OBJ.o               its spe_program_handle_t
 //   hybridsim-cellcc --target=ppu [OPTIONS] -o APP SOURCES OBJ.o    the PPE program
+//   hybridsim-cellcc --target=host [OPTIONS] -o HOSTAPP SOURCES     the host's (dacs.h), which
+//                                                                   starts APP on its Cell
 // Each target is a flavour of the compiler wrappers' engine (testbench/cc/program_cc.h: -I, -D,
 // -O, -g, -l, -c and the rest as for any compiler), with its interface's headers and
 // forwarders; a target is one row of kTargets. C++ sources (.cpp, .cc, .cxx, .C) build as C++.
@@ -29,21 +31,25 @@ struct Target {
   std::vector<std::string> flags;  // what the target adds to every compile
 };
 
-// The targets: the SPU's programs (spu_mfcio.h, main(speid, argp, envp)) and the PPE's
-// (libspe2.h).
+// The targets: the SPU's programs (spu_mfcio.h, main(speid, argp, envp)), the PPE's
+// (libspe2.h, and dacs.h as the host's child) and the host's (dacs.h: Roadrunner's Opteron).
 const std::vector<Target> kTargets = {
     {"spu", "spu", {"-Wno-main"}},  // the SDK's entry is main(speid, argp, envp)
     {"ppu", "ppu", {}},
+    {"host", "host", {}},
 };
 
 const char* kUsage =
-    "usage: hybridsim-cellcc --target=spu|ppu [compiler options] [-o OUTPUT] SOURCES...\n"
+    "usage: hybridsim-cellcc --target=spu|ppu|host [compiler options] [-o OUTPUT] SOURCES...\n"
     "       hybridsim-cellcc --embed SYMBOL NAME.spu -o OBJECT.o\n"
     "  --target=spu  compiles and links an SPU program (spu_mfcio.h) into NAME.spu\n"
     "  --embed       makes an object defining 'spe_program_handle_t SYMBOL' for NAME.spu\n"
     "  --target=ppu  compiles and links a PPE program (libspe2.h) with its embedded SPU\n"
     "                programs; run it with: hybridsim run hybrid_program --set "
-    "workload.program=APP\n";
+    "workload.program=APP\n"
+    "  --target=host compiles and links a host program (dacs.h) that starts a PPE program on\n"
+    "                its Cell with dacs_de_start; run it with: hybridsim run hybrid_program\n"
+    "                --set workload.host_program=HOSTAPP\n";
 
 int refuse(const std::string& why) {
   std::fprintf(stderr, "%s: %s\n", kWrapper, why.c_str());
@@ -174,13 +180,13 @@ int main(int argc, char** argv) {
     if (!target) {
       return refuse("--target=" + name +
                     ": unknown target (spu: an SPU program, ppu: a PPE "
-                    "program)");
+                    "program, host: a host program)");
     }
   }
   if (!target) {
     return refuse(
-        "which program? give --target=spu (an SPU program) or --target=ppu (a PPE "
-        "program), or --embed SYMBOL NAME.spu -o OBJ.o\n" +
+        "which program? give --target=spu (an SPU program), --target=ppu (a PPE "
+        "program) or --target=host (a host program), or --embed SYMBOL NAME.spu -o OBJ.o\n" +
         std::string(kUsage));
   }
   const std::string wrapper = std::string(kWrapper) + " --target=" + target->name;

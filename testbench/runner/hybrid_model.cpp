@@ -11,6 +11,7 @@
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/common/spelling.h"
+#include "tlm/params/param_registry.h"
 #include "tlm/payload/extensions.h"
 
 namespace hs::runner {
@@ -57,6 +58,24 @@ void require_slmpm_regions(const HybridModel& m, int accelerators) {
         shm::kAccRegion + shm::kHostRegionStride,
         fmt::format("the SLMPM's shared memory at {:#x}", shm::kAccRegion));
   }
+}
+
+fw::slmpm::Thresholds declare_slmpm_thresholds() {
+  ParamScope t("node0.host.slmpm");
+  fw::slmpm::Thresholds th;
+  th.queue_bytes = static_cast<uint64_t>(t.integer("queue_threshold", 256 * 1024, "B",
+                                                   "bytes in flight beyond which a link is avoided",
+                                                   Range::between(0, 1e12)));
+  th.shm_utilisation =
+      t.real("shm_threshold", 0.75, "fraction", "ring utilisation beyond which a send goes by DMA",
+             Range::between(0, 1));
+  th.dma_min_bytes = static_cast<uint64_t>(t.integer(
+      "dma_min_bytes", 4096, "B", "messages smaller than this go by SMT", Range::between(0, 1e9)));
+  th.default_fabric = t.choice("default_fabric", "pcie", "fabric of a global accelerator ID",
+                               {"pcie", "ethernet"}) == "pcie"
+                          ? fw::slmpm::Fabric::Pcie
+                          : fw::slmpm::Fabric::Ethernet;
+  return th;
 }
 
 HybridModel::HybridModel() : node("node0") {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hw/hybrid/hybrid_node.h"
+#include "sw/slmpm/mode_selection.h"
 #include "testbench/checkers/mfc_checker.h"
 #include "testbench/runner/model.h"
 
@@ -31,5 +32,9 @@ class HybridModel : public Model {
 // SLMPM's shared-memory regions of accelerators [0, accelerators): a region per accelerator
 // in host DRAM and one in each accelerator's DRAM (sw/slmpm/shared_memory.h).
 void require_slmpm_regions(const HybridModel& m, int accelerators);
+
+// The host SLMPM's mode-selection thresholds (node0.host.slmpm.*), for every workload that
+// runs it.
+fw::slmpm::Thresholds declare_slmpm_thresholds();
 
 }  // namespace hs::runner

@@ -70,20 +70,8 @@ HYBRIDSIM_WORKLOAD(slmpm_messages, HybridModel,
   const bool use_cache =
       p.choice("cache", "cache", "register DMA buffers through the cache or the OS",
                {"cache", "none"}) == "cache";
+  cfg.thresholds = declare_slmpm_thresholds();
   ParamScope t("node0.host.slmpm");
-  cfg.thresholds.queue_bytes = static_cast<uint64_t>(
-      t.integer("queue_threshold", 256 * 1024, "B",
-                "bytes in flight beyond which a link is avoided", Range::between(0, 1e12)));
-  cfg.thresholds.shm_utilisation =
-      t.real("shm_threshold", 0.75, "fraction", "ring utilisation beyond which a send goes by DMA",
-             Range::between(0, 1));
-  cfg.thresholds.dma_min_bytes = static_cast<uint64_t>(t.integer(
-      "dma_min_bytes", 4096, "B", "messages smaller than this go by SMT", Range::between(0, 1e9)));
-  cfg.thresholds.default_fabric =
-      t.choice("default_fabric", "pcie", "fabric of a global accelerator ID",
-               {"pcie", "ethernet"}) == "pcie"
-          ? fw::slmpm::Fabric::Pcie
-          : fw::slmpm::Fabric::Ethernet;
   cfg.resend.timeout_ns =
       t.real("ethernet_resend_timeout", cfg.resend.timeout_ns / 1e3, "us",
              "Ethernet channel: the ring's read counter without progress this long, packets "
