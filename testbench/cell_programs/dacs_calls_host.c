@@ -20,6 +20,7 @@
 
 static unsigned char region[4096] __attribute__((aligned(128)));
 static unsigned char buf[4096] __attribute__((aligned(128)));
+static unsigned char drop[4096] __attribute__((aligned(128)));
 static de_id_t cell;
 static dacs_process_id_t pid;
 
@@ -105,6 +106,10 @@ int main(int argc, char** argv) {
   EXPECT(dacs_remote_mem_share(cell, pid + 7, mine), DACS_ERR_INVALID_PID);
   OK(dacs_remote_mem_share(cell, pid, mine)); /* blocks until the child accepts */
   EXPECT(dacs_remote_mem_destroy(&mine), DACS_ERR_RESOURCE_BUSY); /* the child holds it */
+  /* A read-write region the child puts into (its DMA engine into host memory). */
+  dacs_remote_mem_t inbox;
+  OK(dacs_remote_mem_create(drop, sizeof drop, DACS_READ_WRITE, &inbox));
+  OK(dacs_remote_mem_share(cell, pid, inbox));
   /* The child's region (read-write, 4 KiB) for the host. */
   OK(dacs_remote_mem_accept(cell, pid, &theirs));
   uint64_t v = 0;
@@ -115,6 +120,10 @@ int main(int argc, char** argv) {
   EXPECT(dacs_remote_mem_query(theirs, (DACS_REMOTE_MEM_ATTR_T)9, &v), DACS_ERR_INVALID_ATTR);
   EXPECT(dacs_remote_mem_destroy(&theirs), DACS_ERR_NOT_OWNER);
   if (read_word() != 1) exit(1); /* the child has checked its get and its refused put */
+  for (unsigned i = 0; i < sizeof drop; ++i) {
+    if (drop[i] != (unsigned char)(i * 3 + 2))
+      printf("FAIL: the child's put, byte %u\n", i), exit(1);
+  }
   printf("ok: remote memory\n");
   /* Put and get, their lists, order, alignment, swap. */
   for (unsigned i = 0; i < sizeof buf; ++i) buf[i] = (unsigned char)(i * 13 + 5);
@@ -202,13 +211,17 @@ int main(int argc, char** argv) {
   /* The end: the child releases the host's region, returns 5. */
   int32_t pending = 0;
   OK(dacs_mailbox_test(DACS_TEST_MAILBOX_READ, cell, pid, &pending));
+  const dacs_remote_mem_t released = theirs;
   OK(dacs_remote_mem_release(&theirs));
+  EXPECT(dacs_put(released, 0, buf, 16, wid, DACS_ORDER_ATTR_NONE, DACS_BYTE_SWAP_DISABLE),
+         DACS_ERR_INVALID_HANDLE); /* no longer accepted */
   write_word(7);
   status = 0;
   EXPECT(dacs_de_wait(cell, pid, &status), DACS_STS_PROC_FAILED);
   if (status != 5) printf("FAIL: exit status %d\n", status), exit(1);
   EXPECT(dacs_de_wait(cell, pid, &status), DACS_ERR_INVALID_PID); /* already reaped */
   OK(dacs_remote_mem_destroy(&mine));
+  OK(dacs_remote_mem_destroy(&inbox));
   printf("ok: exit status 5 through dacs_de_wait\n");
   /* A second process, killed. */
   const char* spin[] = {"spin", NULL};

@@ -63,6 +63,12 @@ int main(int argc, char** argv) {
   EXPECT(dacs_put(hr, 0, buf, 64, wid, DACS_ORDER_ATTR_NONE, DACS_BYTE_SWAP_DISABLE),
          DACS_ERR_NO_PERM);
   EXPECT(dacs_remote_mem_destroy(&hr), DACS_ERR_NOT_OWNER);
+  /* The host's read-write region: put into it. */
+  dacs_remote_mem_t inbox;
+  OK(dacs_remote_mem_accept(PARENT, &inbox));
+  for (unsigned i = 0; i < sizeof buf; ++i) buf[i] = (unsigned char)(i * 3 + 2);
+  OK(dacs_put(inbox, 0, buf, sizeof buf, wid, DACS_ORDER_ATTR_NONE, DACS_BYTE_SWAP_DISABLE));
+  OK(dacs_wait(wid));
   /* Its own region for the host. */
   OK(dacs_remote_mem_create(region, sizeof region, DACS_READ_WRITE, &mine));
   OK(dacs_remote_mem_share(PARENT, mine));
@@ -121,6 +127,7 @@ int main(int argc, char** argv) {
   /* The end. */
   if (read_word() != 7) exit(1);
   OK(dacs_remote_mem_release(&hr));
+  OK(dacs_remote_mem_release(&inbox));
   OK(dacs_remote_mem_destroy(&mine));
   OK(dacs_wid_release(&wid));
   OK(dacs_runtime_exit());

@@ -6,7 +6,8 @@
 # the installed runner and runs it from a scenario file, with report, trace and waveform; the
 # installed hybridsim-mpicc builds an MPI program that the installed `hybridsim mpirun` runs;
 # the installed hybridsim-cellcc builds a Cell program in the SDK's three steps that the
-# installed `hybridsim run hybrid_program` runs.
+# installed `hybridsim run hybrid_program` runs, and a host program that starts its PPE program
+# through dacs.h.
 #   install_example.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 src=$2 work=$3
@@ -16,7 +17,7 @@ prefix=$work/prefix
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 for f in bin/hybridsim bin/hybridsim-mpicc bin/hybridsim-mpicxx bin/hybridsim-cellcc include/hybridsim/program/mpi.h \
-  include/hybridsim/program/libspe2.h include/hybridsim/program/spu_mfcio.h lib/cmake/hybridsim/hybridsimConfig.cmake include/hybridsim/hw/hybrid/hybrid_node.h \
+  include/hybridsim/program/libspe2.h include/hybridsim/program/spu_mfcio.h include/hybridsim/program/dacs.h lib/cmake/hybridsim/hybridsimConfig.cmake include/hybridsim/hw/hybrid/hybrid_node.h \
   share/hybridsim/scenarios/default.json; do
   [ -e "$prefix/$f" ] || { echo "install_example: $prefix/$f was not installed" >&2; exit 1; }
 done
@@ -89,6 +90,41 @@ PROGRAM
 "$prefix/bin/hybridsim" run hybrid_program --quiet --set workload.program=./answer | tee answer.txt
 grep -q '^SPE answered 42$' answer.txt ||
   { echo "install_example: the Cell program built with the installed hybridsim-cellcc gave no answer" >&2; exit 1; }
+
+# Its host side (three levels): a host program built with --target=host starts a PPE program
+# through dacs.h, which answers in the host's mailbox.
+cat >answer_child.c <<'PROGRAM'
+#include <dacs.h>
+int main(void) {
+  uint32_t answer = 42;
+  if (dacs_runtime_init(NULL, NULL) != DACS_SUCCESS) return 1;
+  if (dacs_mailbox_write(&answer, DACS_DE_PARENT, DACS_PID_PARENT) != DACS_SUCCESS) return 2;
+  return dacs_runtime_exit() == DACS_SUCCESS ? 0 : 3;
+}
+PROGRAM
+cat >answer_host.c <<'PROGRAM'
+#include <dacs.h>
+#include <stdio.h>
+int main(int argc, char** argv) {
+  uint32_t n = 1, answer = 0;
+  int32_t status = -1;
+  de_id_t cell;
+  dacs_process_id_t pid;
+  if (argc < 2 || dacs_runtime_init(NULL, NULL) != DACS_SUCCESS) return 1;
+  if (dacs_reserve_children(DACS_DE_CBE, &n, &cell) != DACS_SUCCESS || n != 1) return 2;
+  if (dacs_de_start(cell, argv[1], NULL, NULL, DACS_PROC_LOCAL_FILE, &pid) != DACS_SUCCESS) return 3;
+  if (dacs_mailbox_read(&answer, cell, pid) != DACS_SUCCESS) return 4;
+  if (dacs_de_wait(cell, pid, &status) != DACS_STS_PROC_FINISHED || status != 0) return 5;
+  printf("the Cell answered %u\n", answer);
+  return 0;
+}
+PROGRAM
+"$prefix/bin/hybridsim-cellcc" --target=ppu -O2 -o answer_child answer_child.c
+"$prefix/bin/hybridsim-cellcc" --target=host -O2 -o answer_host answer_host.c
+"$prefix/bin/hybridsim" run hybrid_program --quiet --set workload.host_program=./answer_host \
+  --set 'workload.args=["./answer_child"]' | tee answer_host.txt
+grep -q '^the Cell answered 42$' answer_host.txt ||
+  { echo "install_example: the host program built with the installed hybridsim-cellcc gave no answer" >&2; exit 1; }
 
 # A workload of one's own, registered with the installed runner and run from a scenario file:
 # the report, trace and waveform as `hybridsim run` writes them, its data checked by its own

@@ -19,9 +19,12 @@
 // sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
 #include <sysc/kernel/sc_dynamic_processes.h>
 #include "tlm/bus/router.h"
+#include "tlm/check/checker.h"
 #include "tlm/kernel/fiber.h"
 #include "tlm/kernel/now.h"
 #include "tlm/memory/memory.h"
+
+#include <tlm_utils/simple_target_socket.h>
 
 using namespace hs;
 
@@ -217,4 +220,64 @@ TEST(Fiber, AFiberDestroyedAtExitAfterThePoolWasFirstUsedStillReturnsItsStack) {
   Fiber first_use("first_use", 48 * 1024, [] {});
   held->resume();
   EXPECT_TRUE(held->finished());
+}
+
+namespace {
+
+// A target that waits inside b_transport, as a link waiting for credits does.
+struct WaitingTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<WaitingTarget> socket;
+  explicit WaitingTarget(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+    socket.register_b_transport(this, &WaitingTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    sc_core::wait(40, sc_core::SC_NS);
+    delay += sc_core::sc_time(10, sc_core::SC_NS);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+// The same firmware on a thread core and on a fiber core whose bus may block.
+struct BlockingBusCores {
+  WaitingTarget thread_target{"thread_target"}, fiber_target{"fiber_target"};
+  Core thread_core{"thread_core", 1e9, 0, Core::Execution::Thread};
+  Core fiber_core{"fiber_core", 1e9, 1, Core::Execution::Fiber};
+  std::vector<double> thread_times, fiber_times;
+
+  explicit BlockingBusCores(bool may_block) {
+    thread_core.bus.bind(thread_target.socket);
+    fiber_core.bus.bind(fiber_target.socket);
+    fiber_core.set_bus_may_block(may_block);
+    thread_core.set_firmware([this](fw::Hal& hal) { firmware(hal, thread_times); });
+    fiber_core.set_firmware([this](fw::Hal& hal) { firmware(hal, fiber_times); });
+  }
+  static void firmware(fw::Hal& hal, std::vector<double>& t) {
+    uint32_t v = 7;
+    for (int i = 0; i < 3; ++i) {
+      hal.store(64, &v, 4);
+      t.push_back(now().to_seconds() * 1e9);
+      hal.compute(5);
+      hal.load(64, &v, 4);
+      t.push_back(now().to_seconds() * 1e9);
+    }
+  }
+};
+
+}  // namespace
+
+TEST(FiberCore, WhoseBusMayBlockKeepsTheTimingOfAThreadCore) {
+  BlockingBusCores m(true);
+  sc_core::sc_start();
+  ASSERT_TRUE(m.thread_core.finished());
+  ASSERT_TRUE(m.fiber_core.finished());
+  ASSERT_EQ(m.thread_times.size(), 6u);
+  EXPECT_EQ(m.fiber_times, m.thread_times);
+  EXPECT_GE(m.fiber_times[0], 50.0);  // the target's wait and its annotated delay
+}
+
+TEST(FiberCore, WhoseBusBlocksWithoutBeingToldFailsTheRun) {
+  BlockingBusCores m(false);
+  sc_core::sc_start();                           // the failure stops the run
+  EXPECT_TRUE(m.fiber_times.empty());            // its first access stopped it
+  EXPECT_FALSE(CheckRegistry::instance().ok());  // "firmware: no exception escapes"
 }

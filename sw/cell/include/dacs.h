@@ -13,6 +13,7 @@
 #ifndef HYBRIDSIM_DACS_H
 #define HYBRIDSIM_DACS_H
 
+#include <stddef.h> /* NULL, for dacs_runtime_init(NULL, NULL) */
 #include <stdint.h>
 
 #ifdef HYBRIDSIM       /* a program's build (the wrappers define it), not the simulator's own */

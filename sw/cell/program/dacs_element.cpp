@@ -371,7 +371,7 @@ DACS_ERR_T DacsElement::dacs_de_start(de_id_t de, void* prog, char const** argv,
   if (side_ != kHost || de != pair_.child_de || !pair_.reserved) return DACS_ERR_INVALID_DE;
   if (flags != DACS_PROC_LOCAL_FILE && flags != DACS_PROC_REMOTE_FILE) return DACS_ERR_INVALID_ATTR;
   if (pid == nullptr) return DACS_ERR_INVALID_ADDR;
-  if (prog == nullptr) return DACS_ERR_INVALID_PROG;
+  if (prog == nullptr || !simulated(prog, 1)) return DACS_ERR_INVALID_PROG;
   if (pair_.proc == Pair::Proc::Running || pair_.proc == Pair::Proc::Starting) {
     return DACS_ERR_PROC_LIMIT;
   }
@@ -440,7 +440,7 @@ DACS_ERR_T DacsElement::dacs_remote_mem_create(void* addr, uint64_t size,
   }
   const auto at = simulated(addr, size);
   if (!at) return DACS_ERR_INVALID_ADDR;
-  Pair::Region r{side_, *at, size, mode};
+  Pair::Region r{side_, *at, size, reinterpret_cast<uint64_t>(addr), mode};
   // The host pins its region for its life, so the child's DMAs never touch unpinned memory.
   if (side_ == kHost && !host_pin(*at, *at + size, r.pin)) return DACS_ERR_NO_RESOURCE;
   const dacs_remote_mem_t h = pair_.next_region++;
@@ -542,12 +542,11 @@ namespace {
 struct Block {
   uint64_t local, remote, size;
 };
-}  // namespace
 
 // The blocks of a list transfer: both lists walked together, each block as long as both
 // current elements allow.
-static DACS_ERR_T walk_lists(const dacs_dma_list_t* remote, uint32_t nr,
-                             const dacs_dma_list_t* local, uint32_t nl, std::vector<Block>& out) {
+DACS_ERR_T walk_lists(const dacs_dma_list_t* remote, uint32_t nr, const dacs_dma_list_t* local,
+                      uint32_t nl, std::vector<Block>& out) {
   if (remote == nullptr || local == nullptr) return DACS_ERR_INVALID_ADDR;
   if (nr == 0 || nl == 0 || nr > kMaxList || nl > kMaxList) return DACS_ERR_INVALID_SIZE;
   uint64_t total_r = 0, total_l = 0;
@@ -566,6 +565,7 @@ static DACS_ERR_T walk_lists(const dacs_dma_list_t* remote, uint32_t nr,
   }
   return DACS_SUCCESS;
 }
+}  // namespace
 
 DACS_ERR_T DacsElement::dacs_put(dacs_remote_mem_t mem, uint64_t offset, void* src, uint64_t size,
                                  dacs_wid_t wid, DACS_ORDER_ATTR_T order, DACS_BYTE_SWAP_T swap) {
@@ -583,6 +583,21 @@ DACS_ERR_T DacsElement::dacs_put_list(dacs_remote_mem_t mem, dacs_dma_list_t* ds
                                       uint32_t dst_n, void* src, dacs_dma_list_t* src_list,
                                       uint32_t src_n, dacs_wid_t wid, DACS_ORDER_ATTR_T order,
                                       DACS_BYTE_SWAP_T swap) {
+  return transfer_list(true, mem, dst_list, dst_n, src, src_list, src_n, wid, order, swap);
+}
+
+DACS_ERR_T DacsElement::dacs_get_list(void* dst, dacs_dma_list_t* dst_list, uint32_t dst_n,
+                                      dacs_remote_mem_t mem, dacs_dma_list_t* src_list,
+                                      uint32_t src_n, dacs_wid_t wid, DACS_ORDER_ATTR_T order,
+                                      DACS_BYTE_SWAP_T swap) {
+  return transfer_list(false, mem, src_list, src_n, dst, dst_list, dst_n, wid, order, swap);
+}
+
+DACS_ERR_T DacsElement::transfer_list(bool put, dacs_remote_mem_t mem,
+                                      const dacs_dma_list_t* remote, uint32_t remote_n, void* local,
+                                      const dacs_dma_list_t* local_list, uint32_t local_n,
+                                      dacs_wid_t wid, DACS_ORDER_ATTR_T order,
+                                      DACS_BYTE_SWAP_T swap) {
   if (const DACS_ERR_T e = ready()) return e;
   if (!wids_.count(wid)) return DACS_ERR_INVALID_WID;
   if (!valid_order(order) || !valid_swap(swap)) return DACS_ERR_INVALID_ATTR;
@@ -591,53 +606,23 @@ DACS_ERR_T DacsElement::dacs_put_list(dacs_remote_mem_t mem, dacs_dma_list_t* ds
   const Pair::Region& region = it->second;
   if (region.owner == side_) return DACS_ERR_INVALID_TARGET;  // the owner does not put its own
   if (!region.accepted) return DACS_ERR_INVALID_HANDLE;
-  if (region.mode == DACS_READ_ONLY) return DACS_ERR_NO_PERM;
+  if (region.mode == (put ? DACS_READ_ONLY : DACS_WRITE_ONLY)) return DACS_ERR_NO_PERM;
   std::vector<Block> blocks;
-  if (const DACS_ERR_T e = walk_lists(dst_list, dst_n, src_list, src_n, blocks)) return e;
+  if (const DACS_ERR_T e = walk_lists(remote, remote_n, local_list, local_n, blocks)) return e;
   std::vector<Block> checked;
   for (const Block& b : blocks) {
-    if (b.remote + b.size > region.size || b.remote + b.size < b.remote)
+    if (b.remote + b.size > region.size || b.remote + b.size < b.remote) {
       return DACS_ERR_INVALID_SIZE;
-    const auto local = simulated(static_cast<const char*>(src) + b.local, b.size);
-    if (!local) return DACS_ERR_INVALID_ADDR;
-    if (const DACS_ERR_T e = check_transfer(*local, region.addr + b.remote, b.size, swap)) return e;
-    checked.push_back({*local, region.addr + b.remote, b.size});
+    }
+    const char* p = static_cast<const char*>(local) + b.local;
+    const auto at = simulated(p, b.size);
+    if (!at || (!put && !program_.windows().writable(p, b.size))) return DACS_ERR_INVALID_ADDR;
+    if (const DACS_ERR_T e = check_transfer(*at, region.addr + b.remote, b.size, swap)) return e;
+    checked.push_back({*at, region.addr + b.remote, b.size});
   }
   for (size_t i = 0; i < checked.size(); ++i) {
     queue(wid, i == 0 ? order : DACS_ORDER_ATTR_NONE,
-          transfer(true, checked[i].local, checked[i].remote, checked[i].size));
-  }
-  return DACS_SUCCESS;
-}
-
-DACS_ERR_T DacsElement::dacs_get_list(void* dst, dacs_dma_list_t* dst_list, uint32_t dst_n,
-                                      dacs_remote_mem_t mem, dacs_dma_list_t* src_list,
-                                      uint32_t src_n, dacs_wid_t wid, DACS_ORDER_ATTR_T order,
-                                      DACS_BYTE_SWAP_T swap) {
-  if (const DACS_ERR_T e = ready()) return e;
-  if (!wids_.count(wid)) return DACS_ERR_INVALID_WID;
-  if (!valid_order(order) || !valid_swap(swap)) return DACS_ERR_INVALID_ATTR;
-  auto it = pair_.regions.find(mem);
-  if (it == pair_.regions.end()) return DACS_ERR_INVALID_HANDLE;
-  const Pair::Region& region = it->second;
-  if (region.owner == side_) return DACS_ERR_INVALID_TARGET;
-  if (!region.accepted) return DACS_ERR_INVALID_HANDLE;
-  if (region.mode == DACS_WRITE_ONLY) return DACS_ERR_NO_PERM;
-  std::vector<Block> blocks;
-  if (const DACS_ERR_T e = walk_lists(src_list, src_n, dst_list, dst_n, blocks)) return e;
-  std::vector<Block> checked;
-  for (const Block& b : blocks) {
-    if (b.remote + b.size > region.size || b.remote + b.size < b.remote)
-      return DACS_ERR_INVALID_SIZE;
-    const char* p = static_cast<const char*>(dst) + b.local;
-    const auto local = simulated(p, b.size);
-    if (!local || !program_.windows().writable(p, b.size)) return DACS_ERR_INVALID_ADDR;
-    if (const DACS_ERR_T e = check_transfer(*local, region.addr + b.remote, b.size, swap)) return e;
-    checked.push_back({*local, region.addr + b.remote, b.size});
-  }
-  for (size_t i = 0; i < checked.size(); ++i) {
-    queue(wid, i == 0 ? order : DACS_ORDER_ATTR_NONE,
-          transfer(false, checked[i].local, checked[i].remote, checked[i].size));
+          transfer(put, checked[i].local, checked[i].remote, checked[i].size));
   }
   return DACS_SUCCESS;
 }

@@ -23,10 +23,11 @@
 // - Control (a share's handle, a posted receive, a mailbox word, a barrier arrival, a process's
 //   start and end) is a posted write of its descriptor into the peer's memory across the path,
 //   which the peer reads locally: no remote reads, as the mirrored counters' rule asks.
-// - The accelerator's SLMPM service runs inside the PPE program's DaCS calls (DaCS on the PPE
-//   has no service thread here): a host transfer into or out of the Cell's memory progresses
-//   while the PPE program is in a DaCS call (a blocking one polls it), so a host that waits for
-//   its put while its child computes waits until the child calls DaCS again.
+// - The accelerator's SLMPM service (on the PPE core's Hal, outliving each PPE program) runs
+//   inside the PPE program's DaCS calls (DaCS on the PPE has no service thread here): a host
+//   transfer into or out of the Cell's memory progresses while the PPE program is in a DaCS call (a
+//   blocking one polls it), so a host that waits for its put while its child computes waits until
+//   the child calls DaCS again.
 // - Byte swapping: the flag is checked (value, and the size a multiple of its unit) but moves
 //   no bytes, since both programs run in the simulator's byte order. Alignment follows the
 //   Cell's DMA rules: 1, 2, 4 or 8 bytes naturally aligned, or a multiple of 16 bytes on
@@ -79,6 +80,7 @@ struct Pair {
   struct Region {
     Side owner;
     uint64_t addr, size;  // in the owner's memory
+    uint64_t pointer;     // the owner's program's address of it
     DACS_MEMORY_ACCESS_MODE_T mode;
     bool offered = false;   // the owner has shared it
     bool accepted = false;  // the peer's view: it has accepted (and not released) it
@@ -205,6 +207,11 @@ class DacsElement {
   // One block moved between local memory and a region of the peer's.
   std::function<bool(DACS_ERR_T&)> transfer(bool put, uint64_t local, uint64_t remote, uint64_t n);
   bool step_wid(Wid& w);
+  // Put (true) or get of the blocks two lists describe, checked whole before any starts.
+  DACS_ERR_T transfer_list(bool put, dacs_remote_mem_t mem, const dacs_dma_list_t* remote,
+                           uint32_t remote_n, void* local, const dacs_dma_list_t* local_list,
+                           uint32_t local_n, dacs_wid_t wid, DACS_ORDER_ATTR_T order,
+                           DACS_BYTE_SWAP_T swap);
   slmpm::HostSlmpm& host_slmpm();
   slmpm::AcceleratorSlmpm& acc_slmpm();
   bool host_pin(uint64_t lo, uint64_t hi, os::Handle& handle);

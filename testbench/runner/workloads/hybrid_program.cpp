@@ -534,7 +534,7 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
     m.node.host->dram->require(kHostRegionBase + kHostRegionBytes,
                                fmt::format("the host program's memory at {:#x}", kHostRegionBase));
     m.node.accelerators[0]->dram->require(
-        kDacsRequests + (uint64_t{1} << 20),
+        kDacsReceive + 4096,
         fmt::format("DaCS's DMA request area at {:#x}", kDacsRequests));
     require_slmpm_regions(m, 1);
     job->os = std::make_unique<fw::os::OsModel>(os_cfg);
