@@ -6,8 +6,8 @@
  * peer. Only a parent and its child talk to each other.
  *
  * What is declared here works; calls the library has but hybridsim does not (the mutexes,
- * error handlers, dacs_get_num_avail_children of other element types...) are not declared,
- * so a program using one fails to build, naming it. Every call returns DACS_SUCCESS or a
+ * the error handlers, embedded programs and program lists for dacs_de_start) are not
+ * declared, so a program using one fails to build, naming it. Every call returns DACS_SUCCESS or a
  * DACS_ERR_* code; misuse gets the code, never a crash. Byte swapping is checked but moves no
  * bytes: both programs run in the simulator's own byte order. */
 #ifndef HYBRIDSIM_DACS_H

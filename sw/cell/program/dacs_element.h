@@ -20,9 +20,11 @@
 //   * a send lands directly in the buffer of the matching receive (posted earlier or later);
 //     a receive buffer smaller than the message fails both waits with DACS_ERR_BUF_OVERFLOW
 //     and moves no data.
-// - Control (a share's handle, a posted receive, a mailbox word, a barrier arrival, a process's
-//   start and end) is a posted write of its descriptor into the peer's memory across the path,
-//   which the peer reads locally: no remote reads, as the mirrored counters' rule asks.
+// - Control (a share's handle, an accept, a posted receive, a mailbox word, a barrier arrival)
+//   is a posted write of its descriptor into the peer's memory across the path, then of its
+//   sequence number, which the peer polls locally (Pair::Notice): no remote reads, as the
+//   mirrored counters' rule asks, and everything posted before it has landed when the peer
+//   acts on it. A process's end reaches the host after its last notices.
 // - The accelerator's SLMPM service (on the PPE core's Hal, outliving each PPE program) runs
 //   inside the PPE program's DaCS calls (DaCS on the PPE has no service thread here): a host
 //   transfer into or out of the Cell's memory progresses while the PPE program is in a DaCS call (a
