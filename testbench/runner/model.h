@@ -12,6 +12,8 @@
 
 namespace hs::runner {
 
+class PartitionedModel;  // parallel_run.h
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -25,6 +27,9 @@ class Model {
   // and the call it is stuck in), or "".
   virtual std::string core_note(const Core*) const { return ""; }
   virtual std::optional<std::string> link_csv() const { return std::nullopt; }
+  // The model's side of a parallel run (parallel_run.h), or null where it cannot run
+  // partitioned.
+  virtual PartitionedModel* partitioned() { return nullptr; }
 
   // What workload_results() reports, each result with its unit and description: declared by
   // the workload when it is installed, and by the machine for what it adds.

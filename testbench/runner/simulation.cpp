@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "testbench/runner/parallel_run.h"
 #include "testbench/runner/report_rows.h"
 #include "testbench/runner/report_text.h"
 #include "testbench/runner/run_loop.h"
@@ -23,6 +24,7 @@
 #include "tlm/fault/fault_injector.h"
 #include "tlm/kernel/kernel_setup.h"
 #include "tlm/parallel/launcher.h"
+#include "tlm/parallel/process_group.h"
 #include "tlm/params/param_registry.h"
 #include "tlm/params/quantity.h"
 #include "tlm/stats/statistics.h"
@@ -128,15 +130,24 @@ Simulation::DropUnfinishedOutputs::~DropUnfinishedOutputs() {
 }
 
 Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
-  // Every scenario runs as one process, one SystemC kernel. Several processes started together
-  // would each simulate the whole machine and write the same outputs: refused before anything
-  // is built or written.
-  if (const Launch launch = launched(); launch.processes > 1) {
+  // Several processes started together run one simulation partitioned over them
+  // (parallel_run.h), through MPI; what cannot run so is refused before anything is built or
+  // written, since each process would otherwise run the whole machine and overwrite the
+  // others' outputs.
+  const Launch launch = launched();
+  if (launch.processes > 1 && launch.launcher != "mpirun") {
     throw InputError(fmt::format(
-        "{}: started by {} as {} processes (this is process {}), but hybridsim simulates a "
-        "scenario in one process: each would run the whole machine and overwrite the others' "
-        "outputs; run it as one process (without {}, or with one task)",
-        opts.scenario, launch.launcher, launch.processes, launch.rank, launch.launcher));
+        "{}: started by {} as {} processes (this is process {}), but a parallel run is started "
+        "by Open MPI's mpirun (mpirun -np {} hybridsim run ...); run it as one process, or "
+        "under mpirun",
+        opts.scenario, launch.launcher, launch.processes, launch.rank, launch.processes));
+  }
+  if (launch.processes > 1 && (!opts.trace_path.empty() || !opts.vcd_path.empty())) {
+    throw InputError(fmt::format(
+        "{}: {} is not written by a parallel run yet (started by {} as {} processes); run it "
+        "as one process to trace it",
+        opts.scenario, opts.trace_path.empty() ? "--vcd" : "--trace", launch.launcher,
+        launch.processes));
   }
   // --quiet prints nothing but errors: the kernel's warnings (W505 and the like) included.
   if (opts.quiet) {
@@ -172,6 +183,15 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
         {fmt::format("{}:{}", scenario_.path, scenario_.param_lines[name].get<int>()), 1});
   }
   for (const auto& s : opts.sets) params.set_from_assignment(s, opts.sets_source + " " + s);
+  if (launch.processes > 1) {
+    require_partitionable(scenario_.path, scenario_.workload, launch.launcher, launch.processes);
+    group_ = join_process_group();
+    if (group_->size() != launch.processes) {
+      throw InputError(fmt::format("{}: {} started {} processes but MPI sees {}", opts.scenario,
+                                   launch.launcher, launch.processes, group_->size()));
+    }
+    run_processes() = {group_->rank(), group_->size()};
+  }
   seed_ = opts.seed.value_or(scenario_.seed);
   set_run_seed(seed_);  // every component's random streams (fault injection) derive from it
   time_limit_ns_ = ParamScope("sim").real(
@@ -258,18 +278,35 @@ int Simulation::run(std::ostream& out) {
   } else if (!progress.terminal && !opts_.quiet) {
     progress.every_s = 60;
   }
-  const RunEnd ran =
-      run_kernel({stop_at_ns_, time_limit_ns_, model_->planned_end_ns}, *interrupt_, progress);
+  const RunLimits limits{stop_at_ns_, time_limit_ns_, model_->planned_end_ns};
+  PartitionedModel* partitioned = parallel() ? model_->partitioned() : nullptr;
+  if (parallel() && !partitioned) {
+    throw ModelError(scenario_.workload + " is listed as running partitioned but is not");
+  }
+  PartitionTimes times;
+  const RunEnd ran = partitioned
+                         ? run_partitioned(limits, *interrupt_, *group_, *partitioned, times)
+                         : run_kernel(limits, *interrupt_, progress);
   auto& checks = CheckRegistry::instance();
   checks.set_cut_short(ran.reason != RunEndReason::Finished);
+  if (!ran.kernel_error.empty()) {
+    checks.fail("simulation kernel: no error or exception", "kernel", ran.kernel_error);
+  }
+  std::vector<PartitionTimes> partitions;
+  if (partitioned) {
+    // Partition 0 reports for the machine; the others hand it their figures and are done.
+    partitions = merge_partitions(*group_, *partitioned, times);
+    if (group_->rank() != 0) {
+      reaper_->unwind();
+      report_ = {{"results", Json::object()}};  // partition 0's report has them all
+      return 0;
+    }
+  }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const sc_core::sc_time end = sc_core::sc_time_stamp();
   const int stop_signal = interrupt_->signal();
 
-  if (!ran.kernel_error.empty()) {
-    checks.fail("simulation kernel: no error or exception", "kernel", ran.kernel_error);
-  }
   const std::string unfinished = unfinished_cores();
   if (ran.reason == RunEndReason::TimeLimit) {
     checks.fail("watchdog: the run finishes before sim.time_limit", "sim",
@@ -330,8 +367,11 @@ int Simulation::run(std::ostream& out) {
       {"run",
        {{"wall_seconds", wall},
         {"simulated_per_wall_second", wall > 0 ? end.to_seconds() / wall : 0.0},
-        {"peak_rss_MiB", ru.ru_maxrss / 1024.0}}},
+        {"peak_rss_MiB", ru.ru_maxrss / 1024.0},
+        {"partitions", parallel() ? group_->size() : 1}}},
   };
+  if (partitioned)
+    report_["run"]["parallel"] = parallel_json(*partitioned, times, partitions, wall);
   if (stop_signal) report_["interrupted_by"] = signal_name(stop_signal);
   if (opts_.report_path == kStandardOutput) {
     out << report_.dump(2) << "\n";  // the JSON takes standard output: no text report

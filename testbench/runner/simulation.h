@@ -12,6 +12,7 @@
 #include "testbench/runner/run_interrupt.h"
 #include "testbench/runner/scenario_file.h"
 #include "tlm/kernel/kernel_setup.h"
+#include "tlm/parallel/process_group.h"
 
 namespace hs::runner {
 
@@ -77,6 +78,9 @@ class Simulation {
   std::unique_ptr<ThreadReaper> reaper_;
   std::unique_ptr<RunInterrupt> interrupt_;
   std::unique_ptr<sc_core::sc_module> test_hold_;
+  // The processes of a parallel run (null for one process); before the model, gone after it.
+  std::unique_ptr<ProcessGroup> group_;
+  bool parallel() const { return group_ && group_->size() > 1; }
   nlohmann::json report_;
 };
 

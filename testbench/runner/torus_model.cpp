@@ -62,4 +62,19 @@ nlohmann::json TorusModel::workload_results() const {
   return r;
 }
 
+Bytes TorusModel::save_partition() const {
+  ByteWriter w;
+  w.put_vector(machine.network->save_partition());
+  w.put_vector(links.save_partition());
+  w.put_vector(save_workload());
+  return w.take();
+}
+
+void TorusModel::merge_partition(const Bytes& b) {
+  ByteReader r(b);
+  machine.network->merge_partition(r.get_vector<uint8_t>());
+  links.merge_partition(r.get_vector<uint8_t>());
+  merge_workload(r.get_vector<uint8_t>());
+}
+
 }  // namespace hs::runner

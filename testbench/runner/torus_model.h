@@ -12,10 +12,11 @@
 #include "hw/torus/node/torus_machine.h"
 #include "testbench/checkers/torus_checkers.h"
 #include "testbench/runner/model.h"
+#include "testbench/runner/parallel_run.h"
 
 namespace hs::runner {
 
-class TorusModel : public Model {
+class TorusModel : public Model, public PartitionedModel {
  public:
   static constexpr const char* kMachine = "torus";
   TorusModel();
@@ -29,6 +30,20 @@ class TorusModel : public Model {
   checkers::TorusCheckers checkers;
   torus::LinkLoad links;  // the whole run unless the workload gives a measurement window
   std::string core_note(const Core* c) const override { return core_notes ? core_notes(c) : ""; }
+
+  // Partitioned runs: the network's cut traffic, and the figures of the network, the links and
+  // the workload (a workload that runs partitioned sets save_workload and merge_workload).
+  PartitionedModel* partitioned() override { return save_workload ? this : nullptr; }
+  uint64_t lookahead_ps() const override { return machine.network->lookahead_ps(); }
+  const std::vector<int>& neighbours() const override { return machine.partition->neighbours(); }
+  std::vector<Bytes> take_cut_messages() override { return machine.network->take_cut_messages(); }
+  void receive_cut_messages(const Bytes& in) override { machine.network->receive_cut_messages(in); }
+  uint64_t cut_messages_sent() const override { return machine.network->cut_messages_sent(); }
+  Bytes save_partition() const override;
+  void merge_partition(const Bytes& b) override;
+  std::string partitioning() const override { return machine.partition->description(); }
+  std::function<Bytes()> save_workload;
+  std::function<void(const Bytes&)> merge_workload;
 
   std::function<nlohmann::json()> results;             // set by the workload
   std::function<std::string(const Core*)> core_notes;  // set by a workload that has them

@@ -52,4 +52,42 @@ nlohmann::json CheckRegistry::to_json() const {
   return {{"passed", ok()}, {"violations", v}, {"invariants", invariants}};
 }
 
+Bytes CheckRegistry::save() const {
+  ByteWriter w;
+  w.put<uint64_t>(checks_.size());
+  for (const auto& [name, c] : checks_) {
+    w.put_string(name);
+    w.put(c.evaluations);
+    w.put(c.failures);
+    w.put_string(c.not_run);
+  }
+  w.put<uint64_t>(violations_.size());
+  for (const auto& v : violations_) {
+    w.put_string(v.check);
+    w.put_string(v.component);
+    w.put_string(v.message);
+    w.put(v.at.value());
+  }
+  return w.take();
+}
+
+void CheckRegistry::merge(const Bytes& partition) {
+  ByteReader r(partition);
+  for (auto n = r.get<uint64_t>(); n > 0; --n) {
+    Check& c = check(r.get_string());
+    c.evaluations += r.get<uint64_t>();
+    c.failures += r.get<uint64_t>();
+    const std::string not_run = r.get_string();
+    if (c.not_run.empty()) c.not_run = not_run;
+  }
+  for (auto n = r.get<uint64_t>(); n > 0; --n) {
+    Violation v;
+    v.check = r.get_string();
+    v.component = r.get_string();
+    v.message = r.get_string();
+    v.at = sc_core::sc_time::from_value(r.get<uint64_t>());
+    violations_.push_back(std::move(v));
+  }
+}
+
 }  // namespace hs

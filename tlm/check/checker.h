@@ -9,6 +9,8 @@
 #include <systemc>
 #include <vector>
 
+#include "tlm/parallel/bytes.h"
+
 namespace hs {
 
 // One named invariant and its tallies.
@@ -67,6 +69,10 @@ class CheckRegistry {
   // {"passed", "violations": [{check, component, message, time_ns}],
   //  "invariants": [{name, evaluations, failures, passed, [not_run]}] (sorted by name)}.
   nlohmann::json to_json() const;
+  // A parallel run: every partition's tallies and violations, added to this process's (the
+  // one that reports) in partition order.
+  Bytes save() const;
+  void merge(const Bytes& partition);
 
  private:
   std::vector<Violation> violations_;

@@ -1,5 +1,7 @@
 #include "tlm/stats/statistics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -51,6 +53,30 @@ void Occupancy::set(int64_t new_level, const sc_time& now) {
   peak = std::max(peak, level);
 }
 
+void Occupancy::save(ByteWriter& w) const {
+  w.put(level);
+  w.put(peak);
+  w.put(area_);
+  w.put(last_.value());
+}
+
+void Occupancy::merge(ByteReader& r) {
+  const auto l = r.get<int64_t>(), p = r.get<int64_t>();
+  const auto a = r.get<double>();
+  const auto t = r.get<uint64_t>();
+  if (l == 0 && p == 0 && a == 0) return;  // untouched there
+  if (level != 0 || peak != 0 || area_ != 0) {
+    throw ModelError(fmt::format(
+        "statistic {}: a level changed in two partitions of a parallel run, which cannot be "
+        "merged into one level",
+        meta.name));
+  }
+  level = l;
+  peak = p;
+  area_ = a;
+  last_ = sc_time::from_value(t);
+}
+
 double Occupancy::mean(const sc_time& end) const {
   double total = end.to_seconds();
   if (total <= 0) return static_cast<double>(level);
@@ -58,6 +84,29 @@ double Occupancy::mean(const sc_time& end) const {
   if (end > last_)
     area += static_cast<double>(level) * static_cast<double>(end.value() - last_.value());
   return area / static_cast<double>(end.value());
+}
+
+void Histogram::save(ByteWriter& w) const {
+  w.put(count);
+  w.put(min);
+  w.put(max);
+  w.put_vector(buckets);
+  w.put<int32_t>(sum.lowest_limb());
+  w.put_vector(sum.limbs());
+}
+
+void Histogram::merge(ByteReader& r) {
+  const auto n = r.get<uint64_t>();
+  const auto lo = r.get<double>(), hi = r.get<double>();
+  const auto b = r.get_vector<uint64_t>();
+  const auto lowest = r.get<int32_t>();
+  sum.merge(ExactSum::from_limbs(lowest, r.get_vector<int64_t>()));
+  if (n == 0) return;
+  min = count ? std::min(min, lo) : lo;
+  max = count ? std::max(max, hi) : hi;
+  count += n;
+  if (buckets.size() < b.size()) buckets.resize(b.size(), 0);
+  for (size_t i = 0; i < b.size(); ++i) buckets[i] += b[i];
 }
 
 void Histogram::sample(double v) {
@@ -181,6 +230,30 @@ Json StatGroup::to_json(const sc_time& end) const {
   return j;
 }
 
+void StatGroup::save(ByteWriter& w) const {
+  w.put_string(path_);
+  for (const auto& c : counters_) w.put(c.value);
+  for (const auto& b : busy_) b.save(w);
+  for (const auto& f : flows_) f.save(w);
+  for (const auto& o : occupancy_) o.save(w);
+  for (const auto& h : histograms_) h.save(w);
+}
+
+void StatGroup::merge(ByteReader& r) {
+  const std::string path = r.get_string();
+  if (path != path_) {
+    throw ModelError(
+        fmt::format("parallel run: statistics of {} arrived where {} were expected "
+                    "(the partitions built different components)",
+                    path, path_));
+  }
+  counters_.for_each([&](Counter& c) { c.value += r.get<uint64_t>(); });
+  busy_.for_each([&](BusyTime& b) { b.merge(r); });
+  flows_.for_each([&](ByteFlow& f) { f.merge(r); });
+  occupancy_.for_each([&](Occupancy& o) { o.merge(r); });
+  histograms_.for_each([&](Histogram& h) { h.merge(r); });
+}
+
 std::vector<StatMeta> StatGroup::catalogue() const {
   std::vector<StatMeta> out;
   for (const auto& c : counters_) out.push_back(c.meta);
@@ -218,6 +291,21 @@ const StatGroup* StatsRegistry::find(const std::string& path) const {
     if (g->path() == path) return g;
   }
   return nullptr;
+}
+
+Bytes StatsRegistry::save() const {
+  ByteWriter w;
+  w.put<uint64_t>(all_.size());
+  for (const StatGroup* g : all_) g->save(w);
+  return w.take();
+}
+
+void StatsRegistry::merge(const Bytes& partition) {
+  ByteReader r(partition);
+  if (r.get<uint64_t>() != all_.size()) {
+    throw ModelError("parallel run: the partitions registered different numbers of statistics");
+  }
+  for (StatGroup* g : all_) g->merge(r);
 }
 
 Json StatsRegistry::to_json(const sc_time& end) const {

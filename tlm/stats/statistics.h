@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "tlm/parallel/bytes.h"
 #include "tlm/stats/exact_sum.h"
 #include "tlm/stats/windowed_total.h"
 
@@ -72,6 +73,11 @@ class StatList {
   const_iterator end() const { return const_iterator(items_.end()); }
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
+  // Each item, to change it (merging a parallel run's partitions).
+  template <class F>
+  void for_each(F f) {
+    for (auto& item : items_) f(*item);
+  }
 
  private:
   std::vector<std::unique_ptr<T>> items_;
@@ -116,6 +122,8 @@ class BusyTime {
   double busy_ps(const sc_core::sc_time& end) const;
   double utilisation(const sc_core::sc_time& end) const;
   uint32_t units() const { return units_; }
+  void save(ByteWriter& w) const { intervals_.save(w); }
+  void merge(ByteReader& r) { intervals_.merge(r); }
   StatMeta meta;
 
  private:
@@ -145,6 +153,8 @@ class ByteFlow {
   }
   // Every byte handed to the wire or port, moved by now or not.
   uint64_t total() const { return moved_.total(); }
+  void save(ByteWriter& w) const { moved_.save(w); }
+  void merge(ByteReader& r) { moved_.merge(r); }
   StatMeta meta;
 
  private:
@@ -172,6 +182,10 @@ class Occupancy {
   void set(int64_t level, const sc_core::sc_time& now);
   void change(int64_t delta, const sc_core::sc_time& now) { set(level + delta, now); }
   double mean(const sc_core::sc_time& end) const;
+  // A level is not a sum: only one partition of a parallel run may have changed it (merge
+  // refuses two, rather than report a peak that never was).
+  void save(ByteWriter& w) const;
+  void merge(ByteReader& r);
   StatMeta meta;
   int64_t level = 0;
   int64_t peak = 0;
@@ -188,6 +202,8 @@ class Histogram {
   explicit Histogram(StatMeta m) : meta(std::move(m)) {}
   void sample(double v);
   double mean() const { return count ? sum.value() / static_cast<double>(count) : 0.0; }
+  void save(ByteWriter& w) const;
+  void merge(ByteReader& r);  // every sample of both: exact sums, extremes, buckets
   StatMeta meta;
   uint64_t count = 0;
   ExactSum sum;
@@ -240,6 +256,11 @@ class StatGroup {
   Json to_json(const sc_core::sc_time& end) const;
   // Every statistic's name, unit and description, in the order to_json writes them.
   std::vector<StatMeta> catalogue() const;
+  // A parallel run's partitions each record their own share of a figure; the process that
+  // reports adds the others' shares to its own (docs/parallel.md). save writes every recorded
+  // figure (derived ones read their merged sources); merge adds a save of the same group.
+  void save(ByteWriter& w) const;
+  void merge(ByteReader& r);
 
  private:
   BusyTime& add_busy(BusyTime& b);  // declares its limit
@@ -279,6 +300,10 @@ class StatsRegistry {
   // The reported groups, in registration order.
   const std::vector<StatGroup*>& reported_groups() const { return groups_; }
   Json to_json(const sc_core::sc_time& end) const;
+  // Every group's figures, in the order of registration (the same in every partition, which
+  // builds the same groups), and their merge into this process's groups.
+  Bytes save() const;
+  void merge(const Bytes& partition);
 
  private:
   std::vector<StatGroup*> groups_;  // reported, in registration order

@@ -78,4 +78,33 @@ uint64_t WindowedTotal::intervals_within(const sc_core::sc_time& t) const {
   return n;
 }
 
+void WindowedTotal::save(ByteWriter& w) const {
+  w.put(total_);
+  w.put(settled_);
+  w.put(settled_span_ps_);
+  w.put(settled_intervals_);
+  w.put(settled_at_ps_);
+  w.put<uint64_t>(kept_.size());
+  for (const Interval& iv : kept_) {
+    w.put(iv.start_ps);
+    w.put(iv.end_ps);
+    w.put(iv.amount);
+    w.put(iv.count);
+  }
+}
+
+void WindowedTotal::merge(ByteReader& r) {
+  total_ += r.get<uint64_t>();
+  settled_ += r.get<uint64_t>();
+  settled_span_ps_ += r.get<uint64_t>();
+  settled_intervals_ += r.get<uint64_t>();
+  settled_at_ps_ = std::max(settled_at_ps_, r.get<uint64_t>());
+  const auto n = r.get<uint64_t>();
+  for (uint64_t i = 0; i < n; ++i) {
+    const auto start = r.get<uint64_t>(), end = r.get<uint64_t>(), amount = r.get<uint64_t>();
+    kept_.emplace_back(start, end, amount);
+    kept_.back().count = r.get<uint64_t>();
+  }
+}
+
 }  // namespace hs

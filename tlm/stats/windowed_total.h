@@ -23,6 +23,8 @@
 #include <systemc>
 #include <vector>
 
+#include "tlm/parallel/bytes.h"
+
 namespace hs {
 
 class WindowedTotal {
@@ -55,6 +57,10 @@ class WindowedTotal {
   uint64_t intervals_within(const sc_core::sc_time& t) const;
   // Every amount added, delivered by now or not.
   uint64_t total() const { return total_; }
+  // Moves the figures between the partitions of a parallel run: merge adds another
+  // partition's intervals to these (read only at a time past both partitions' ends).
+  void save(ByteWriter& w) const;
+  void merge(ByteReader& r);
 
  private:
   struct Interval {

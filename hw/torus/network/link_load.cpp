@@ -1,6 +1,7 @@
 #include "hw/torus/network/link_load.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "tlm/kernel/now.h"
 
@@ -97,6 +98,22 @@ std::string LinkLoad::csv() const {
     }
   }
   return out;
+}
+
+Bytes LinkLoad::save_partition() const {
+  ByteWriter w;
+  w.put_vector(start_busy_);
+  w.put_vector(end_busy_);
+  return w.take();
+}
+
+void LinkLoad::merge_partition(const Bytes& b) {
+  ByteReader r(b);
+  for (auto* mine : {&start_busy_, &end_busy_}) {
+    const auto theirs = r.get_vector<uint64_t>();
+    mine->resize(std::max(mine->size(), theirs.size()), 0);
+    for (size_t i = 0; i < theirs.size(); ++i) (*mine)[i] += theirs[i];
+  }
 }
 
 }  // namespace hs::torus

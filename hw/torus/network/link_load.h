@@ -41,6 +41,9 @@ class LinkLoad : public NetworkTimer {
   std::string csv() const;
 
   void on_timer(int edge) override;
+  // A parallel run: each partition snapshots its own links; the others' are added here.
+  Bytes save_partition() const;
+  void merge_partition(const Bytes& b);
 
  private:
   uint64_t window_end() const;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "hw/torus/network/partition.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
 #include "tlm/kernel/now.h"
@@ -14,6 +15,13 @@ namespace hs::torus {
 
 namespace {
 constexpr uint64_t kNever = UINT64_MAX;
+// A cut message: the receiving router, its key (time, sender, the sender's sequence), its kind,
+// then a packet (an arrival) or a token return.
+constexpr uint8_t kCutArrival = 0, kCutCredit = 1;
+struct CutCredit {
+  int8_t dir, vc;
+  uint8_t chunks;
+};
 uint64_t ps(double ns) {
   return static_cast<uint64_t>(ns * 1e3 + 0.5);
 }
@@ -195,9 +203,11 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                  [this] { return static_cast<double>(max_injection_wait_ps_) / 1e3; });
   // Every token return counts as one, whether it was posted or settled when its router next
   // arbitrated (which is decided by what that router was doing when the return reached it).
-  stats_.derived(
-      "events", "events", "network events: arrivals, token returns, arbitrations, ...",
-      [this] { return static_cast<double>(heap_.handled() - credit_events_ + credits_sent_); });
+  stats_.derived("events", "events", "network events: arrivals, token returns, arbitrations, ...",
+                 [this] {
+                   return static_cast<double>(heap_.handled() + merged_handled_ - foreign_timers_ -
+                                              credit_events_ + credits_sent_);
+                 });
   stats_.derived("min_free_tokens", "chunks", "fewest free tokens any VC ever had",
                  [this] { return static_cast<double>(min_tokens_); });
   stats_.limit({Limit::Kind::Utilisation, "link_utilisation_max", "fraction",
@@ -411,6 +421,7 @@ void TorusNetwork::handle(const Action& a) {
       }
       break;
     case Op::Timer:
+      if (!local(a.node)) ++foreign_timers_;  // counted where its router lives
       static_cast<NetworkTimer*>(a.ptr)->on_timer(a.node);
       break;
     case Op::LinkFail:
@@ -811,8 +822,13 @@ void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_
   const uint8_t chunks = static_cast<uint8_t>(p.chunks - (fault_leak_token_ ? 1 : 0));
   fault_leak_token_ = false;
   ++credits_sent_;
-  receive_credit(upstream,
-                 LazyCredit{origins_[node].next(at + credit_ps_), p.prev_dir, p.vc, chunks});
+  const LazyCredit c{origins_[node].next(at + credit_ps_), p.prev_dir, p.vc, chunks};
+  if (local(upstream)) {
+    receive_credit(upstream, c);
+  } else {
+    const CutCredit body{c.dir, c.vc, c.chunks};
+    send_cut(upstream, c.key, kCutCredit, &body, sizeof body);
+  }
 }
 
 void TorusNetwork::grant(int node, int slot, int dir, int vc) {
@@ -858,9 +874,14 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   // The head reaches the next router's output arbiters after the wire and, unless the packet
   // leaves there, that router's pipeline (network_config.h).
   const int next = neighbour(node, dir);
-  post(start + wire_ps_ + (next == p->dest ? 0 : router_ps_), node,
-       Action{Op::Arrive, 0, 0, 0, next, p});
-  prefetch_arrival(next, dir, vc);
+  const uint64_t head_at = start + wire_ps_ + (next == p->dest ? 0 : router_ps_);
+  if (local(next)) {
+    post(head_at, node, Action{Op::Arrive, 0, 0, 0, next, p});
+    prefetch_arrival(next, dir, vc);
+  } else {  // across the cut: the packet travels as a copy, its buffer here goes back
+    send_cut(next, origins_[node].next(head_at), kCutArrival, p, sizeof *p);
+    pool_.give(p);
+  }
   next_head(node, slot);
 }
 
@@ -906,6 +927,109 @@ void TorusNetwork::next_head(int node, int slot) {
          Action{Op::Ready, static_cast<int8_t>(slot - kDirs * vcs_), 0, 0, node, nullptr});
   } else {
     request(node, slot);
+  }
+}
+
+void TorusNetwork::set_partition(const Partition& p) {
+  if (p.whole()) return;
+  if (!cfg_.failed_links.empty()) {
+    throw InputError(fmt::format(
+        "torus.network.failed_links: a parallel run ({} partitions) does not model failed links "
+        "yet (their standstill watch needs the whole machine); run it as one process",
+        p.parts()));
+  }
+  local_.assign(static_cast<size_t>(shape_.nodes()), 0);
+  for (int n : p.local_nodes()) local_[static_cast<size_t>(n)] = 1;
+  outbox_of_.assign(static_cast<size_t>(p.parts()), -1);
+  for (size_t i = 0; i < p.neighbours().size(); ++i) {
+    outbox_of_[static_cast<size_t>(p.neighbours()[i])] = static_cast<int>(i);
+  }
+  outboxes_.assign(p.neighbours().size(), ByteWriter{});
+  owner_.resize(static_cast<size_t>(shape_.nodes()));
+  for (int n = 0; n < shape_.nodes(); ++n) owner_[static_cast<size_t>(n)] = p.owner(n);
+}
+
+void TorusNetwork::send_cut(int to_node, const Order& key, uint8_t kind, const void* body,
+                            size_t size) {
+  ByteWriter& w = outboxes_[static_cast<size_t>(
+      outbox_of_[static_cast<size_t>(owner_[static_cast<size_t>(to_node)])])];
+  w.put<int32_t>(to_node);
+  w.put(key);
+  w.put(kind);
+  w.put_raw(body, size);
+  ++cut_sent_;
+}
+
+std::vector<Bytes> TorusNetwork::take_cut_messages() {
+  std::vector<Bytes> out;
+  out.reserve(outboxes_.size());
+  for (ByteWriter& w : outboxes_) out.push_back(w.take());
+  return out;
+}
+
+void TorusNetwork::receive_cut_messages(const Bytes& in) {
+  ByteReader r(in);
+  while (!r.done()) {
+    const auto node = r.get<int32_t>();
+    const auto key = r.get<Order>();
+    if (r.get<uint8_t>() == kCutArrival) {
+      Packet* p = pool_.take();
+      r.get_raw(p, sizeof *p);
+      heap_.post_keyed(key, Action{Op::Arrive, 0, 0, 0, node, p});
+    } else {
+      const auto c = r.get<CutCredit>();
+      receive_credit(node, LazyCredit{key, c.dir, c.vc, c.chunks});
+    }
+  }
+}
+
+Bytes TorusNetwork::save_partition() const {
+  ByteWriter w;
+  w.put_vector(link_busy_ps_);
+  w.put_vector(link_free_ps_);
+  w.put_vector(last_grant_ps_);
+  w.put_vector(tokens_);
+  w.put_vector(link_crc_errors_);
+  w.put(max_transit_wait_ps_);
+  w.put(max_injection_wait_ps_);
+  w.put(min_tokens_);
+  w.put(heap_.handled() + merged_handled_ - foreign_timers_);
+  w.put(credit_events_);
+  w.put(credits_sent_);
+  for (int n = 0; n < shape_.nodes(); ++n) {
+    if (!local(n) || lazy_credits_[static_cast<size_t>(n)].list.empty()) continue;
+    w.put<int32_t>(n);
+    w.put_vector(lazy_credits_[static_cast<size_t>(n)].list);
+  }
+  w.put<int32_t>(-1);
+  return w.take();
+}
+
+void TorusNetwork::merge_partition(const Bytes& b) {
+  ByteReader r(b);
+  // Each entry was recorded only by its router's partition: the others hold their initial
+  // values (0, or a full buffer's tokens).
+  const auto add = [](auto& mine, const auto& theirs) {
+    for (size_t i = 0; i < mine.size() && i < theirs.size(); ++i) mine[i] += theirs[i];
+  };
+  add(link_busy_ps_, r.get_vector<uint64_t>());
+  add(link_free_ps_, r.get_vector<uint64_t>());
+  add(last_grant_ps_, r.get_vector<uint64_t>());
+  const auto tokens = r.get_vector<int16_t>();
+  for (size_t i = 0; i < tokens_.size(); ++i) {
+    tokens_[i] = static_cast<int16_t>(tokens_[i] + tokens[i] - cfg_.vc_buffer_chunks);
+  }
+  add(link_crc_errors_, r.get_vector<uint64_t>());
+  max_transit_wait_ps_ = std::max(max_transit_wait_ps_, r.get<uint64_t>());
+  max_injection_wait_ps_ = std::max(max_injection_wait_ps_, r.get<uint64_t>());
+  min_tokens_ = std::min(min_tokens_, r.get<int>());
+  merged_handled_ += r.get<uint64_t>();
+  credit_events_ += r.get<uint64_t>();
+  credits_sent_ += r.get<uint64_t>();
+  for (auto n = r.get<int32_t>(); n >= 0; n = r.get<int32_t>()) {
+    for (const LazyCredit& c : r.get_vector<LazyCredit>()) {
+      lazy_credits_[static_cast<size_t>(n)].add(c);
+    }
   }
 }
 

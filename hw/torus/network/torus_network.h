@@ -27,6 +27,16 @@
 // selections from its own random stream, each link numbers its traversals for CRC errors, and
 // each source numbers its packets, all from the run's seed and the coordinates.
 //
+// Partitioned (a parallel run, docs/parallel.md): a process drives only the routers of its
+// partition (set_partition). A packet head or a token return for a router across the cut is
+// a cut message: it waits in the outbox of that router's partition, keyed with the place its
+// sender gave it, and is posted there with that key at the end of the window; since every such
+// message lands at least lookahead_ps() after it was sent, a window no longer than that
+// never misses one. Timers run in every process (a link-load snapshot reads the process's own
+// links). At the end each partition's figures are added to the reporting process's
+// (save_partition, merge_partition): the arrays cover the whole machine in every process,
+// each entry recorded only where its router lives.
+//
 // A token return is an event only if it can wake its output: one with requesters and no
 // wake-up posted, i.e. whose last arbitration found no tokens (the only way an output comes to
 // wait on them). Otherwise it waits in the receiving router's list and is added when that
@@ -72,12 +82,15 @@
 #include "hw/torus/network/torus_shape.h"
 #include "tlm/common/random_stream.h"
 #include "tlm/fault/fault_streams.h"
+#include "tlm/parallel/bytes.h"
 #include "tlm/stats/statistics.h"
 #include "tlm/timing/event_heap.h"
 
 namespace hs::torus {
 
 // What sits at a node's injection and reception ports (the DMA engine, or a traffic generator).
+class Partition;
+
 class NodeEndpoint {
  public:
   virtual ~NodeEndpoint() = default;
@@ -161,6 +174,21 @@ class TorusNetwork : public sc_core::sc_module {
     return link_free_ps_[static_cast<size_t>(node) * kDirs + dir] == kFailed;
   }
   const std::vector<StuckTraffic>& stuck_traffic() const { return stuck_; }
+
+  // Parallel runs (see above). Drives only `p`'s routers from now on (before anything is
+  // posted); refuses what a partitioned network does not model yet (failed links).
+  void set_partition(const Partition& p);
+  bool local(int node) const { return local_.empty() || local_[static_cast<size_t>(node)]; }
+  // The shortest delay of a message across a cut: a window may be no longer.
+  uint64_t lookahead_ps() const { return std::min(wire_ps_, credit_ps_); }
+  // The cut messages sent since the last call, one buffer per neighbour partition (in the
+  // order of Partition::neighbours()); and those a neighbour sent, posted here.
+  std::vector<Bytes> take_cut_messages();
+  void receive_cut_messages(const Bytes& in);
+  uint64_t cut_messages_sent() const { return cut_sent_; }
+  // This partition's share of the figures, and another partition's added to this one's.
+  Bytes save_partition() const;
+  void merge_partition(const Bytes& b);
 
  private:
   static constexpr int kReception = kDirs;  // output index of the reception port
@@ -344,6 +372,16 @@ class TorusNetwork : public sc_core::sc_module {
   bool watch_;                         // some link fails in this run
   bool watch_posted_ = false;
   std::vector<StuckTraffic> stuck_;
+  // Partitioned: which routers are this process's (empty: all), and the outbox of each
+  // neighbour partition (outbox_of_[partition]: index in outboxes_, or -1).
+  std::vector<uint8_t> local_;
+  std::vector<int32_t> owner_;  // each router's partition
+  std::vector<int> outbox_of_;
+  std::vector<ByteWriter> outboxes_;
+  uint64_t cut_sent_ = 0;
+  uint64_t foreign_timers_ = 0;  // timers run for a router of another partition
+  uint64_t merged_handled_ = 0;  // the other partitions' handled actions (merged)
+  void send_cut(int to_node, const Order& key, uint8_t kind, const void* body, size_t size);
 
   StatGroup stats_;
   Counter& injected_;

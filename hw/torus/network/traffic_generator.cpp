@@ -30,6 +30,7 @@ TrafficGenerator::TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg)
     sources_[i].rng.seed(cfg.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(i));
     if (!sends(i) || mean_gap_ps_ <= 0) continue;
     ++active_nodes_;
+    if (!net.local(i)) continue;  // another partition's source
     std::exponential_distribution<double> gap(1.0 / mean_gap_ps_);
     net.schedule(sc_core::sc_time::from_value(static_cast<uint64_t>(gap(sources_[i].rng))), this,
                  i);
@@ -158,6 +159,37 @@ double TrafficGenerator::percentile_latency_ns(double q) const {
   const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
   std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
   return v[k];
+}
+
+Bytes TrafficGenerator::save_partition() const {
+  ByteWriter w;
+  for (uint64_t v :
+       {generated_, refused_, delivered_, misdelivered_, window_bytes_, latency_sum_ps_}) {
+    w.put(v);
+  }
+  for (const auto* a :
+       {&half_bytes_, &half_latency_count_, &half_delivered_, &half_latency_sum_ps_,
+        &half_transit_sum_ps_, &half_injection_wait_sum_ps_, &half_source_queue_sum_ps_}) {
+    w.put(*a);
+  }
+  w.put_vector(latencies_ns_);
+  return w.take();
+}
+
+void TrafficGenerator::merge_partition(const Bytes& b) {
+  ByteReader r(b);
+  for (uint64_t* v :
+       {&generated_, &refused_, &delivered_, &misdelivered_, &window_bytes_, &latency_sum_ps_}) {
+    *v += r.get<uint64_t>();
+  }
+  for (auto* a :
+       {&half_bytes_, &half_latency_count_, &half_delivered_, &half_latency_sum_ps_,
+        &half_transit_sum_ps_, &half_injection_wait_sum_ps_, &half_source_queue_sum_ps_}) {
+    const auto theirs = r.get<std::array<uint64_t, 2>>();
+    for (size_t i = 0; i < 2; ++i) (*a)[i] += theirs[i];
+  }
+  const auto latencies = r.get_vector<float>();
+  latencies_ns_.insert(latencies_ns_.end(), latencies.begin(), latencies.end());
 }
 
 }  // namespace hs::torus

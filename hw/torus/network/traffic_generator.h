@@ -61,6 +61,10 @@ class TrafficGenerator : public NetworkTimer {
   uint64_t misdelivered() const { return misdelivered_; }
 
   void on_timer(int node) override;
+  // A parallel run: the sources of this process's routers only run here; each partition's
+  // tallies and latencies are added to the reporting process's at the end.
+  Bytes save_partition() const;
+  void merge_partition(const Bytes& b);
 
  private:
   struct Port : NodeEndpoint {

@@ -1,5 +1,7 @@
 #include "hw/torus/node/torus_machine.h"
 
+#include "tlm/parallel/process_group.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -56,6 +58,9 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
                   net_cfg.nodes()),
       fmt::format("{0}.network.x, {0}.network.y, {0}.network.z", prefix));
   network = std::make_unique<TorusNetwork>("network", net_cfg);
+  partition = std::make_unique<Partition>(declare_partition(
+      prefix + ".partition", network->shape(), run_processes().size, run_processes().rank));
+  network->set_partition(*partition);
   const TraceSelection traced(
       prefix + ".trace_nodes",
       ParamScope(prefix).text(

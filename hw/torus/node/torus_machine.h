@@ -7,6 +7,7 @@
 #include <systemc>
 #include <vector>
 
+#include "hw/torus/network/partition.h"
 #include "hw/torus/network/torus_network.h"
 #include "hw/torus/node/compute_node.h"
 #include "tlm/stats/statistics.h"
@@ -27,6 +28,8 @@ class TorusMachine : public sc_core::sc_module {
   ComputeNode& node(int id) { return *nodes[id]; }
 
   std::unique_ptr<TorusNetwork> network;
+  // The routers this process drives (the whole machine unless the run is parallel).
+  std::unique_ptr<Partition> partition;
   ~TorusMachine() override;
 
   std::vector<std::unique_ptr<ComputeNode>> nodes;

@@ -103,6 +103,8 @@ HYBRIDSIM_WORKLOAD(torus_traffic, TorusModel,
   m.links.window(sc_core::sc_time(cfg.warmup_ns, sc_core::SC_NS),
                  sc_core::sc_time(cfg.end_ns, sc_core::SC_NS));
   m.keep.push_back(gen);
+  m.save_workload = [gen] { return gen->save_partition(); };
+  m.merge_workload = [gen](const Bytes& b) { gen->merge_partition(b); };
   m.planned_end_ns = cfg.end_ns;
   m.summary = fmt::format(
       "{} traffic at offered load {:g} of the bisection bound, {} B packets, "
