@@ -97,8 +97,12 @@ RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, Process
   while (true) {
     // The window's end: exchange cut traffic, then vote on what comes next.
     const auto sync0 = Clock::now();
-    const std::vector<Bytes> in = group.exchange(peers, model.take_cut_messages());
-    for (const Bytes& b : in) model.receive_cut_messages(b);
+    try {
+      const std::vector<Bytes> in = group.exchange(peers, model.take_cut_messages());
+      for (const Bytes& b : in) model.receive_cut_messages(b);
+    } catch (const std::exception& e) {  // the others wait for this one: end them all
+      group.abort(std::string("cut traffic: ") + e.what());
+    }
     if (stop == kGoOn && interrupt.signal()) stop = kSignal;
     if (stop == kGoOn && !CheckRegistry::instance().ok()) stop = kViolation;
     Vote v;
@@ -152,10 +156,14 @@ std::vector<PartitionTimes> merge_partitions(ProcessGroup& group, PartitionedMod
   const std::vector<Bytes> partition_times = group.gather(t.take());
   std::vector<PartitionTimes> out;
   if (group.rank() != 0) return out;
-  for (size_t p = 1; p < stats.size(); ++p) {
-    StatsRegistry::instance().merge(stats[p]);
-    CheckRegistry::instance().merge(checks[p]);
-    model.merge_partition(figures[p]);
+  try {
+    for (size_t p = 1; p < stats.size(); ++p) {
+      StatsRegistry::instance().merge(stats[p]);
+      CheckRegistry::instance().merge(checks[p]);
+      model.merge_partition(figures[p]);
+    }
+  } catch (const std::exception& e) {
+    group.abort(std::string("merging the partitions' figures: ") + e.what());
   }
   for (const Bytes& b : partition_times) {
     ByteReader r(b);

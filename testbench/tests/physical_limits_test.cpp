@@ -62,6 +62,80 @@ TEST(WindowedStats, UtilisationCountsOnlyTheBusyTimeInsideTheWindow) {
   EXPECT_EQ(g.to_json(ns(5000))["utilisation"].get<double>(), 1.0);
 }
 
+// ---- Merging the partitions of a parallel run ----
+
+// What two partitions record of one group, merged, is what the whole machine records.
+TEST(PartitionMerge, TwoPartitionsOfAGroupMergeIntoTheWholeGroup) {
+  struct Figures {
+    StatGroup g;
+    Counter& packets;
+    Histogram& latency;
+    ByteFlow& bytes;
+    BusyTime& busy;
+    explicit Figures(const std::string& path)
+        : g(path),
+          packets(g.counter("packets", "packets", "test")),
+          latency(g.histogram("latency", "ns", "test")),
+          bytes(g.bytes("bytes", "test")),
+          busy(g.busy("busy", "test")) {}
+    void record(uint64_t n, double sample, uint64_t from_ns, uint64_t to_ns) {
+      packets += n;
+      latency.sample(sample);
+      bytes.add(ns(from_ns), ns(to_ns), 1000);
+      busy.add(ns(from_ns), ns(to_ns));
+    }
+  };
+  Figures whole("test.merge_whole"), first("test.merge"), second("test.merge");
+  whole.record(3, 0.5, 0, 100);
+  first.record(3, 0.5, 0, 100);
+  whole.record(4, 700.25, 150, 300);  // still moving at the window's end (250 ns)
+  second.record(4, 700.25, 150, 300);
+  ByteWriter w;
+  second.g.save(w);
+  const Bytes saved = w.take();
+  ByteReader r(saved);
+  first.g.merge(r);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(first.g.to_json(ns(250)), whole.g.to_json(ns(250)));
+  EXPECT_EQ(first.latency.min, 0.5);
+  EXPECT_EQ(first.latency.max, 700.25);
+}
+
+// A level is not a sum: merging one changed in two partitions is refused, never guessed.
+TEST(PartitionMerge, ALevelChangedInTwoPartitionsIsRefused) {
+  StatGroup a("test.level"), b("test.level");
+  Occupancy& la = a.occupancy("queue", "packets", "test");
+  Occupancy& lb = b.occupancy("queue", "packets", "test");
+  la.set(2, ns(10));
+  lb.set(3, ns(20));
+  ByteWriter w;
+  b.save(w);
+  const Bytes saved = w.take();
+  ByteReader r(saved);
+  EXPECT_THROW(a.merge(r), ModelError);
+  // One partition's level alone moves as it is.
+  StatGroup c("test.level"), d("test.level");
+  Occupancy& ld = d.occupancy("queue", "packets", "test");
+  c.occupancy("queue", "packets", "test");
+  ld.set(5, ns(10));
+  ByteWriter w2;
+  d.save(w2);
+  const Bytes saved2 = w2.take();
+  ByteReader r2(saved2);
+  c.merge(r2);
+  EXPECT_EQ(c.to_json(ns(30)), d.to_json(ns(30)));
+}
+
+// The partitions' groups must be the same ones: another group's figures are refused.
+TEST(PartitionMerge, FiguresOfAnotherGroupAreRefused) {
+  StatGroup a("test.one"), b("test.other");
+  ByteWriter w;
+  b.save(w);
+  const Bytes saved = w.take();
+  ByteReader r(saved);
+  EXPECT_THROW(a.merge(r), ModelError);
+}
+
 // A port records each transfer once, as its bytes' flow, and that flow is also its busy time:
 // the same figure as busy time recorded interval by interval, in every window.
 TEST(WindowedStats, BusyTimeOfFlowsEqualsTheirTransfersRecordedAsBusyTime) {

@@ -11,8 +11,9 @@
 // - Every node belongs to exactly one partition, numbered the same in every process; no
 //   partition is empty (an axis with fewer planes than its cuts is refused, naming the
 //   parameter).
-// - A process builds its own partition's nodes, routers and links, plus the ends of the links
-//   that leave it (TorusNetwork: messages to the partition across the cut).
+// - A process drives its own partition's routers and sources; what one sends to a router
+//   across the cut is a message to that partition (TorusNetwork::set_partition). Every process
+//   still builds the whole machine's objects, so memory per process does not fall yet.
 // - Results do not depend on the partitioning: every figure is the sequential run's.
 #pragma once
 #include <cstdint>
