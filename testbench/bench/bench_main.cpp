@@ -20,6 +20,8 @@
 //                       latency vs link CRC error rate
 //   torus_scale         machine sizes up to 72x32x32: elaboration, run, memory per node, with
 //                       targets (torus_scale_case.h)
+//   parallel_scaling    torus traffic partitioned over mpirun -np P: wall time, speed-up,
+//                       synchronisation share, identical reports (parallel_scaling_case.h)
 //   mpi_program_speed   a 512-rank C MPI program against the same pattern in the program
 //                       language: messages per wall second, memory per rank, with a target
 //                       (mpi_speed_case.h)
@@ -43,6 +45,7 @@
 #include "sw/hal/dma.h"
 #include "testbench/bench/ami_cases.h"
 #include "testbench/bench/mpi_speed_case.h"
+#include "testbench/bench/parallel_scaling_case.h"
 #include "testbench/bench/sweep_cases.h"
 #include "testbench/bench/torus_cases.h"
 #include "testbench/bench/torus_scale_case.h"
@@ -276,6 +279,8 @@ Json run_case(const std::string& name) {
   if (!ami.is_null()) return ami;
   Json sweep = hs::bench::run_sweep_case(name);
   if (!sweep.is_null()) return sweep;
+  Json scaling = hs::bench::run_parallel_scaling_case(name);
+  if (!scaling.is_null()) return scaling;
   Json mpi_speed = hs::bench::run_mpi_speed_case(name);
   if (!mpi_speed.is_null()) return mpi_speed;
   Json validation = hs::bench::run_validation_case(name);
@@ -294,6 +299,7 @@ int sc_main(int argc, char* argv[]) {
   known.push_back("ami_message_sizes");
   known.push_back("sweep_overhead");
   known.push_back("mpi_program_speed");
+  known.push_back("parallel_scaling");
   for (const auto& c : hs::bench::validation_cases()) known.push_back(c);
   const std::string usage =
       fmt::format("usage: hybridsim-bench [--out FILE.json] [CASE...]\ncases (default: all): {}\n",
@@ -424,13 +430,15 @@ int sc_main(int argc, char* argv[]) {
   hs::bench::print_ami_summary(all);
   hs::bench::print_sweep_summary(all);
   hs::bench::print_mpi_speed_summary(all);
+  hs::bench::print_parallel_scaling_summary(all);
   hs::bench::print_validation_summary(all);
   if (!out_path.empty()) std::ofstream(out_path) << all.dump(2) << "\n";
   // A validation row whose scenario failed is a broken command in the README's table; a
   // machine size that misses its scale target fails too, and so does a load-sweep point whose
   // window is not steady, and MPI programs slower than the target.
   return hs::bench::validation_failed(all) || hs::bench::torus_scale_failed(all) ||
-                 hs::bench::torus_load_sweep_failed(all) || hs::bench::mpi_speed_failed(all)
+                 hs::bench::torus_load_sweep_failed(all) || hs::bench::mpi_speed_failed(all) ||
+                 hs::bench::parallel_scaling_failed(all)
              ? 1
              : 0;
 }
