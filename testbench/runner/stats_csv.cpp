@@ -31,18 +31,19 @@ std::string stats_csv(const nlohmann::json& stats, const nlohmann::json& results
     out += field(group) + "," + field(name) + "," + value + "," + field(unit) + "," + field(desc) +
            "\n";
   };
-  for (const auto* g : StatsRegistry::instance().reported_groups()) {
-    if (!stats.contains(g->path())) continue;
-    const auto& values = stats[g->path()];
-    for (const auto& m : g->catalogue()) {
+  // Every reported group, another partition's included in a parallel run.
+  for (const auto& [path, catalogue] : StatsRegistry::instance().reported_catalogue()) {
+    if (!stats.contains(path)) continue;
+    const auto& values = stats[path];
+    for (const auto& m : catalogue) {
       if (!values.contains(m.name)) continue;
       const auto& v = values[m.name];
       if (v.is_number()) {
-        row(g->path(), m.name, number(v), m.unit, m.description);
+        row(path, m.name, number(v), m.unit, m.description);
       } else if (v.is_object()) {  // a histogram or an occupancy: each figure its own row
         for (const char* part : {"mean", "count", "min", "max", "peak"}) {
           if (v.contains(part) && v[part].is_number()) {
-            row(g->path(), m.name + "." + part, number(v[part]),
+            row(path, m.name + "." + part, number(v[part]),
                 std::string(part) == "count" ? "samples" : m.unit, m.description);
           }
         }

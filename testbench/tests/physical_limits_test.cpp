@@ -126,6 +126,27 @@ TEST(PartitionMerge, ALevelChangedInTwoPartitionsIsRefused) {
   EXPECT_EQ(c.to_json(ns(30)), d.to_json(ns(30)));
 }
 
+// A machine's total over its nodes (StatGroup::sum): each partition sums its own nodes, and the
+// merged figure is the sum over all; a derived figure is not a sum and is not merged.
+TEST(PartitionMerge, SumsOverEachPartitionsPartsAddUp) {
+  double mine = 3, theirs = 4;
+  StatGroup a("test.sum"), b("test.sum");
+  a.sum("packets", "packets", "test", [&mine] { return mine; });
+  a.derived("ratio", "", "test", [] { return 0.5; });
+  b.sum("packets", "packets", "test", [&theirs] { return theirs; });
+  b.derived("ratio", "", "test", [] { return 0.5; });
+  ByteWriter w;
+  b.save(w);
+  const Bytes saved = w.take();
+  ByteReader r(saved);
+  a.merge(r);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(a.to_json(ns(10))["packets"].get<double>(), 7);
+  EXPECT_EQ(a.to_json(ns(10))["ratio"].get<double>(), 0.5);
+  mine = 5;  // read at report time, as a derived figure is
+  EXPECT_EQ(a.to_json(ns(10))["packets"].get<double>(), 9);
+}
+
 // The partitions' groups must be the same ones: another group's figures are refused.
 TEST(PartitionMerge, FiguresOfAnotherGroupAreRefused) {
   StatGroup a("test.one"), b("test.other");

@@ -49,11 +49,12 @@ std::string describe(const Limit& l, const Limit::Reading& r, const sc_core::sc_
 
 }  // namespace
 
-void check_physical_limits(const sc_core::sc_time& end) {
+void check_physical_limits(const sc_core::sc_time& end, bool own_only) {
   auto& registry = CheckRegistry::instance();
   Check* checks[] = {&registry.check(kUtilisationLimit), &registry.check(kLineRateLimit),
                      &registry.check(kPortBandwidthLimit), &registry.check(kCapacityLimit)};
   for (const StatGroup* g : StatsRegistry::instance().all_groups()) {
+    if (own_only && g->place() < 0) continue;
     g->settle(end);
     for (const Limit& l : g->limits()) {
       const Limit::Reading r = l.read(end);

@@ -26,7 +26,9 @@ const char* limit_check_name(Limit::Kind kind);
 bool within_limit(const Limit::Reading& r);
 
 // Evaluates every declared limit over [0, end]. Each check is registered even if nothing in
-// the model declares a limit of its kind, so every report lists all four.
-void check_physical_limits(const sc_core::sc_time& end);
+// the model declares a limit of its kind, so every report lists all four. A partition of a
+// parallel run other than the reporting one checks only the groups it alone built
+// (`own_only`: StatGroup::place() >= 0); the reporting one checks the rest once merged.
+void check_physical_limits(const sc_core::sc_time& end, bool own_only = false);
 
 }  // namespace hs

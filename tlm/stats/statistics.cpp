@@ -6,6 +6,7 @@
 #include <cmath>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "tlm/common/errors.h"
@@ -212,6 +213,11 @@ void StatGroup::derived(const std::string& name, const std::string& unit, const 
   derived_.emplace_back(Derived{StatMeta{name, unit, desc}, std::move(fn)});
 }
 
+void StatGroup::sum(const std::string& name, const std::string& unit, const std::string& desc,
+                    std::function<double()> fn) {
+  derived_.emplace_back(Derived{StatMeta{name, unit, desc}, std::move(fn), true});
+}
+
 Json StatGroup::to_json(const sc_time& end) const {
   settle(end);
   Json j = Json::object();
@@ -226,7 +232,7 @@ Json StatGroup::to_json(const sc_time& end) const {
     j[h.meta.name] = {{"count", h.count}, {"mean", h.mean()},    {"min", h.min},
                       {"max", h.max},     {"unit", h.meta.unit}, {"log2_buckets", h.buckets}};
   }
-  for (const auto& d : derived_) j[d.meta.name] = d.fn();
+  for (const auto& d : derived_) j[d.meta.name] = d.fn() + d.merged;
   return j;
 }
 
@@ -237,6 +243,9 @@ void StatGroup::save(ByteWriter& w) const {
   for (const auto& f : flows_) f.save(w);
   for (const auto& o : occupancy_) o.save(w);
   for (const auto& h : histograms_) h.save(w);
+  for (const auto& d : derived_) {
+    if (d.summed) w.put(d.fn());
+  }
 }
 
 void StatGroup::merge(ByteReader& r) {
@@ -252,6 +261,9 @@ void StatGroup::merge(ByteReader& r) {
   flows_.for_each([&](ByteFlow& f) { f.merge(r); });
   occupancy_.for_each([&](Occupancy& o) { o.merge(r); });
   histograms_.for_each([&](Histogram& h) { h.merge(r); });
+  derived_.for_each([&](Derived& d) {
+    if (d.summed) d.merged += r.get<double>();
+  });
 }
 
 std::vector<StatMeta> StatGroup::catalogue() const {
@@ -272,6 +284,7 @@ StatsRegistry& StatsRegistry::instance() {
 
 void StatsRegistry::add(StatGroup* g) {
   g->slot_ = all_.size();
+  g->place_ = place_;
   all_.push_back(g);
   g->reported_ = !detached_;
   if (g->reported_) groups_.push_back(g);
@@ -295,22 +308,113 @@ const StatGroup* StatsRegistry::find(const std::string& path) const {
 
 Bytes StatsRegistry::save() const {
   ByteWriter w;
-  w.put<uint64_t>(all_.size());
-  for (const StatGroup* g : all_) g->save(w);
+  std::vector<const StatGroup*> shared, reported;
+  for (const StatGroup* g : all_) {
+    if (g->place_ < 0) shared.push_back(g);
+  }
+  w.put<uint64_t>(shared.size());
+  for (const StatGroup* g : shared) g->save(w);
+  // This partition's own groups whole, in registration order.
+  const sc_time end = sc_core::sc_time_stamp();
+  for (const StatGroup* g : groups_) {
+    if (g->place_ >= 0) reported.push_back(g);
+  }
+  w.put<uint64_t>(reported.size());
+  for (const StatGroup* g : reported) {
+    w.put_string(g->path_);
+    w.put<int32_t>(g->place_);
+    const std::vector<StatMeta> catalogue = g->catalogue();
+    w.put<uint64_t>(catalogue.size());
+    for (const StatMeta& m : catalogue) {
+      w.put_string(m.name);
+      w.put_string(m.unit);
+      w.put_string(m.description);
+    }
+    const std::vector<uint8_t> figures = Json::to_cbor(g->to_json(end));
+    w.put_vector(figures);
+  }
   return w.take();
 }
 
 void StatsRegistry::merge(const Bytes& partition) {
   ByteReader r(partition);
-  if (r.get<uint64_t>() != all_.size()) {
-    throw ModelError("parallel run: the partitions registered different numbers of statistics");
+  // The shared groups by path (a path's n-th group there is its n-th group here).
+  std::unordered_map<std::string, std::vector<StatGroup*>> by_path;
+  size_t shared = 0;
+  for (StatGroup* g : all_) {
+    if (g->place_ >= 0) continue;
+    by_path[g->path_].push_back(g);
+    ++shared;
   }
-  for (StatGroup* g : all_) g->merge(r);
+  if (r.get<uint64_t>() != shared) {
+    throw ModelError(
+        "parallel run: the partitions registered different numbers of the machine's statistics");
+  }
+  std::unordered_map<std::string, size_t> seen;
+  for (size_t i = 0; i < shared; ++i) {
+    ByteReader peek = r;
+    const std::string path = peek.get_string();
+    auto it = by_path.find(path);
+    const size_t n = seen[path]++;
+    if (it == by_path.end() || n >= it->second.size()) {
+      throw ModelError(fmt::format(
+          "parallel run: statistics of {} arrived, which this partition did not build", path));
+    }
+    it->second[n]->merge(r);
+  }
+  const auto reported = r.get<uint64_t>();
+  for (uint64_t i = 0; i < reported; ++i) {
+    ForeignGroup f;
+    f.path = r.get_string();
+    f.place = r.get<int32_t>();
+    const auto stats = r.get<uint64_t>();
+    for (uint64_t k = 0; k < stats; ++k) {
+      const std::string name = r.get_string(), unit = r.get_string(), desc = r.get_string();
+      f.catalogue.emplace_back(name, unit, desc);
+    }
+    f.figures = Json::from_cbor(r.get_vector<uint8_t>());
+    foreign_.push_back(std::move(f));
+  }
+}
+
+std::vector<std::pair<std::string, std::vector<StatMeta>>> StatsRegistry::reported_catalogue()
+    const {
+  struct Entry {
+    int place;
+    size_t order;
+    std::pair<std::string, std::vector<StatMeta>> group;
+  };
+  std::vector<Entry> machine, nodes;
+  size_t first_node = SIZE_MAX, order = 0;
+  for (const StatGroup* g : groups_) {
+    Entry e{g->place_, order++, {g->path_, g->catalogue()}};
+    if (g->place_ < 0) {
+      machine.push_back(std::move(e));
+    } else {
+      first_node = std::min(first_node, machine.size());
+      nodes.push_back(std::move(e));
+    }
+  }
+  for (const ForeignGroup& f : foreign_) {
+    first_node = std::min(first_node, machine.size());
+    nodes.push_back({f.place, order++, {f.path, f.catalogue}});
+  }
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [](const Entry& a, const Entry& b) { return a.place < b.place; });
+  std::vector<std::pair<std::string, std::vector<StatMeta>>> out;
+  for (size_t i = 0; i <= machine.size(); ++i) {
+    if (i == first_node) {
+      for (Entry& e : nodes) out.push_back(std::move(e.group));
+    }
+    if (i < machine.size()) out.push_back(std::move(machine[i].group));
+  }
+  return out;
 }
 
 Json StatsRegistry::to_json(const sc_time& end) const {
   Json j = Json::object();
   for (const auto* g : groups_) j[g->path()] = g->to_json(end);
+  for (const ForeignGroup& f : foreign_) j[f.path] = f.figures;
   return j;
 }
 

@@ -230,6 +230,11 @@ class StatGroup {
   Histogram& histogram(const std::string& name, const std::string& unit, const std::string& desc);
   void derived(const std::string& name, const std::string& unit, const std::string& desc,
                std::function<double()> fn);
+  // A derived figure that is a sum over parts a partition may hold only some of (a machine's
+  // total over its nodes): `fn` sums this partition's parts, and a parallel run adds the other
+  // partitions' sums to it, as it adds their counters.
+  void sum(const std::string& name, const std::string& unit, const std::string& desc,
+           std::function<double()> fn);
 
   // Declares that `flows` together never move more than `bytes_per_second` (a wire's line rate:
   // Kind::LineRate; a memory port's bandwidth: Kind::PortBandwidth), named `what` in reports.
@@ -251,6 +256,9 @@ class StatGroup {
   }
 
   const std::string& path() const { return path_; }
+  // The part of a partitioned machine this group belongs to (a node's number), built only by
+  // the partition that owns it; -1 for a group every partition builds (StatsRegistry::place).
+  int place() const { return place_; }
   // Whether a statistic of this name is registered (a sweep checks its stats before running).
   bool has(const std::string& name) const;
   Json to_json(const sc_core::sc_time& end) const;
@@ -268,6 +276,8 @@ class StatGroup {
   struct Derived {
     StatMeta meta;
     std::function<double()> fn;
+    bool summed = false;  // a sum(): the other partitions' sums are added to `merged`
+    double merged = 0;
   };
   std::string path_;
   StatList<Counter> counters_;
@@ -279,15 +289,34 @@ class StatGroup {
   StatList<Limit> limits_;
   std::function<void(const sc_core::sc_time&)> settle_;
   size_t slot_ = 0;  // index in the registry's list of every group
+  int place_ = -1;
   bool reported_ = false;
   friend class StatsRegistry;
 };
 
+// A reported group another partition of a parallel run built (one of its nodes): its figures
+// as that partition reported them, and its statistics' names, units and descriptions.
+struct ForeignGroup {
+  std::string path;
+  int place;
+  std::vector<StatMeta> catalogue;
+  Json figures;
+};
+
 // All statistic groups of the current simulation: the reported ones in registration order,
 // and every group (reported or not) for the physical-limit checks.
+//
+// A parallel run (docs/parallel.md): every partition builds the groups of the machine as a
+// whole (the network's, the machine's totals), and only its own nodes' groups, registered
+// while place() names the node. The reporting partition adds the others' shares of the
+// former to its own, group by group, and takes the latter whole (foreign_groups()); its
+// report then lists every group, as the sequential run's does.
 class StatsRegistry {
  public:
   static StatsRegistry& instance();
+  // Groups registered from now on belong to part `node` of a partitioned machine (-1: to
+  // the machine as a whole).
+  void set_place(int node) { place_ = node; }
   // While detached, new groups count but are not reported (replicated components of large
   // machines, whose figures their machine reports in aggregate); their limits are still checked.
   void set_detached(bool d) { detached_ = d; }
@@ -300,15 +329,24 @@ class StatsRegistry {
   // The reported groups, in registration order.
   const std::vector<StatGroup*>& reported_groups() const { return groups_; }
   Json to_json(const sc_core::sc_time& end) const;
-  // Every group's figures, in the order of registration (the same in every partition, which
-  // builds the same groups), and their merge into this process's groups.
+  // The figures of every group the partitions share, in the order of registration (the same
+  // in every partition), and of this partition's own reported groups at the current time
+  // (place() >= 0; their limits are checked where they were built); and their merge into
+  // this process's: shared groups add up, another partition's own arrive whole.
   Bytes save() const;
   void merge(const Bytes& partition);
+  const std::vector<ForeignGroup>& foreign_groups() const { return foreign_; }
+  // Every reported group's path and statistics in the sequential run's order: the machine's
+  // own groups in registration order, the nodes' (this partition's and the others') in node
+  // order where the first node's stand.
+  std::vector<std::pair<std::string, std::vector<StatMeta>>> reported_catalogue() const;
 
  private:
   std::vector<StatGroup*> groups_;  // reported, in registration order
   std::vector<StatGroup*> all_;     // every group; a group knows its slot, so removal is O(1)
+  std::vector<ForeignGroup> foreign_;
   bool detached_ = false;
+  int place_ = -1;
 };
 
 }  // namespace hs
