@@ -18,7 +18,7 @@ double now_ns() {
 }  // namespace
 
 void AmiChecker::watch(torus::TorusMachine& m) {
-  for (auto& node : m.nodes) {
+  for (torus::ComputeNode* node : m.built_nodes()) {  // a parallel run: this partition's
     node->dma->observe_reception([this](const torus::dma::ReceptionEvent& e) {
       if (e.packet->kind == torus::PacketKind::DirectPut) {
         rdma_landed(e.node, e.addr, e.packet->payload_bytes);

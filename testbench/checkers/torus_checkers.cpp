@@ -28,7 +28,7 @@ TorusCheckers::TorusCheckers(torus::TorusMachine& m)
       meet_at_zero_(named(kMeetAtZero)) {
   m.network->observe_hops(
       [this](const torus::Packet& p, int from, int dir) { on_hop(p, from, dir); });
-  for (auto& node : m.nodes) {
+  for (torus::ComputeNode* node : m.built_nodes()) {  // a parallel run: this partition's
     const int id = node->id();
     node->dma->observe_injection([this](const dma::InjectionEvent& e) { on_injection(e); });
     node->dma->observe_remote_get([this](const dma::RemoteGetEvent& e) { on_remote_get(e); });

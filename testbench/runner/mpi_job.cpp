@@ -97,8 +97,8 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   const int64_t slots = static_cast<int64_t>(shape.nodes()) * rpn;
   if (ranks > slots) {
     throw InputError(fmt::format(
-        "parameter 'mpi.ranks': {} ranks do not fit the machine's {} ({} nodes, {} a node)",
-        ranks, slots, shape.nodes(), rpn));
+        "parameter 'mpi.ranks': {} ranks do not fit the machine's {} ({} nodes, {} a node)", ranks,
+        slots, shape.nodes(), rpn));
   }
   try {
     job->map = std::make_shared<mpi::RankMap>(file.empty()
@@ -129,7 +129,8 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
     }
     if (!replaced) throw InputError(fmt::format("parameter '{}': {}", param, why));
   }
-  torus::ComputeNode& node0 = m.machine.node(0);
+  // Every node is built alike (torus.node.*): this process's first stands for them all.
+  torus::ComputeNode& node0 = *m.machine.built_nodes().front();
   if (static_cast<int>(node0.core_list.size()) < rpn) {
     throw InputError(
         fmt::format("parameter 'torus.node.cores' = {}: {} mode runs {} ranks a "
@@ -170,13 +171,23 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
   // A rank's firmware (fiber stack pages touched, communicator, queues): 13 KB measured per rank
   // in VN and SMP modes on halo3d, rounded up; messages in flight add to it as the job runs.
   constexpr double kBytesPerRank = 16 * 1024;
+  // A parallel run: this process's nodes and the ranks on them only.
+  const torus::Partition& part = *m.machine.partition;
+  int ranks = 0;
+  for (int r = 0; r < job->map->size(); ++r) {
+    if (part.local(job->map->place(r).node)) ++ranks;
+  }
+  const auto nodes = static_cast<int>(part.local_nodes().size());
   MemoryBudget::instance().require(
-      torus::TorusMachine::kBytesPerNode * shape.nodes() + kBytesPerRank * job->map->size(),
-      fmt::format("the torus of {} nodes with {} ranks", shape.nodes(), job->map->size()),
+      torus::TorusMachine::kBytesPerNode * nodes + kBytesPerRank * ranks,
+      part.whole() ? fmt::format("the torus of {} nodes with {} ranks", nodes, ranks)
+                   : fmt::format("partition {} of the torus ({} of its {} nodes, {} ranks)",
+                                 part.self(), nodes, shape.nodes(), ranks),
       "torus.network.x, .y, .z; mpi.mode, mpi.ranks");
   MpiJob* j = job.get();
   for (int r = 0; r < job->map->size(); ++r) {
     const auto& place = job->map->place(r);
+    if (!part.local(place.node)) continue;
     m.machine.node(place.node)
         .core_list[static_cast<size_t>(place.t)]
         ->set_firmware([j, shape, r, program](fw::Hal& hal) {

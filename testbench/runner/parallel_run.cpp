@@ -1,12 +1,14 @@
 #include "testbench/runner/parallel_run.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
 #include "tlm/check/checker.h"
+#include "tlm/check/physical_limits.h"
 #include "tlm/common/errors.h"
 #include "tlm/stats/statistics.h"
 
@@ -58,6 +60,12 @@ void test_partition_exit(int rank, uint64_t window) {
     std::fprintf(stderr, "hybridsim: partition %d: dying at window %llu (test hook)\n", p, w);
     std::_Exit(3);
   }
+}
+
+double peak_rss_mib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
 }
 
 uint64_t ps(double ns) {
@@ -148,8 +156,14 @@ RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, Process
 
 std::vector<PartitionTimes> merge_partitions(ProcessGroup& group, PartitionedModel& model,
                                              const PartitionTimes& mine) {
+  PartitionTimes sent = mine;
+  sent.nodes_built = model.nodes_built();
+  sent.peak_rss_mib = peak_rss_mib();
   ByteWriter t;
-  t.put(mine);
+  t.put(sent);
+  // The limits of the groups only this partition built are checked here; partition 0 checks
+  // the machine's, merged (check_physical_limits).
+  if (group.rank() != 0) check_physical_limits(sc_core::sc_time_stamp(), true);
   const std::vector<Bytes> stats = group.gather(StatsRegistry::instance().save());
   const std::vector<Bytes> checks = group.gather(CheckRegistry::instance().save());
   const std::vector<Bytes> figures = group.gather(model.save_partition());
@@ -180,7 +194,9 @@ nlohmann::json parallel_json(const PartitionedModel& model, const PartitionTimes
   for (const PartitionTimes& p : partitions) {
     each.push_back({{"work_seconds", p.work_s},
                     {"sync_seconds", p.sync_s},
-                    {"cut_messages_sent", p.cut_messages}});
+                    {"cut_messages_sent", p.cut_messages},
+                    {"nodes_built", p.nodes_built},
+                    {"peak_rss_MiB", p.peak_rss_mib}});
     work_max = std::max(work_max, p.work_s);
     work_sum += p.work_s;
     sync_sum += p.sync_s;

@@ -45,6 +45,8 @@ class PartitionedModel {
   virtual void merge_partition(const Bytes& b) = 0;
   // "slabs across z: 2 partitions of 2 planes"
   virtual std::string partitioning() const = 0;
+  // The nodes (or other replicated parts) this partition built.
+  virtual uint64_t nodes_built() const = 0;
 };
 
 // The workloads that run partitioned, and the refusal of any other for a parallel run.
@@ -55,8 +57,10 @@ void require_partitionable(const std::string& scenario, const std::string& workl
 // How the windows went in one partition.
 struct PartitionTimes {
   uint64_t windows = 0, cut_messages = 0;
-  double work_s = 0;  // running its own events
-  double sync_s = 0;  // exchanging and voting (waiting for the slowest partition included)
+  uint64_t nodes_built = 0;  // the partition's own nodes, the only ones it builds
+  double peak_rss_mib = 0;   // the process's peak resident memory
+  double work_s = 0;         // running its own events
+  double sync_s = 0;         // exchanging and voting (waiting for the slowest partition included)
 };
 
 // Runs the partitions to the end (see the rules); every process calls it.

@@ -42,6 +42,7 @@ class TorusModel : public Model, public PartitionedModel {
   Bytes save_partition() const override;
   void merge_partition(const Bytes& b) override;
   std::string partitioning() const override { return machine.partition->description(); }
+  uint64_t nodes_built() const override { return machine.built_nodes().size(); }
   std::function<Bytes()> save_workload;
   std::function<void(const Bytes&)> merge_workload;
 

@@ -11,9 +11,10 @@
 // - Every node belongs to exactly one partition, numbered the same in every process; no
 //   partition is empty (an axis with fewer planes than its cuts is refused, naming the
 //   parameter).
-// - A process drives its own partition's routers and sources; what one sends to a router
-//   across the cut is a message to that partition (TorusNetwork::set_partition). Every process
-//   still builds the whole machine's objects, so memory per process does not fall yet.
+// - A process builds only its own partition's compute nodes (TorusMachine) and drives its own
+//   routers and sources; what one sends to a router across the cut is a message to that
+//   partition (TorusNetwork::set_partition). The network's per-router arrays (a few KB a
+//   node, against some 60 KB for a node) still cover the whole machine in every process.
 // - Results do not depend on the partitioning: every figure is the sequential run's.
 #pragma once
 #include <cstdint>

@@ -22,18 +22,23 @@ TrafficGenerator::TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg)
   const double rate = cfg.load * net.config().bisection_bound_per_node();  // wire B/s per node
   mean_gap_ps_ = rate > 0 ? net.config().wire_bytes(chunks_) / rate * 1e12 : 0;
   ports_.resize(n);
-  sources_.resize(n);
+  source_of_.assign(static_cast<size_t>(n), -1);
+  int local = 0;
+  for (int i = 0; i < n; ++i) {
+    if (net.local(i)) source_of_[static_cast<size_t>(i)] = local++;
+  }
+  sources_.resize(static_cast<size_t>(local));
   for (int i = 0; i < n; ++i) {
     ports_[i].gen = this;
     ports_[i].node = i;
     net.attach(i, &ports_[i]);
-    sources_[i].rng.seed(cfg.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(i));
     if (!sends(i) || mean_gap_ps_ <= 0) continue;
     ++active_nodes_;
     if (!net.local(i)) continue;  // another partition's source
+    Source& s = source(i);
+    s.rng.seed(cfg.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(i));
     std::exponential_distribution<double> gap(1.0 / mean_gap_ps_);
-    net.schedule(sc_core::sc_time::from_value(static_cast<uint64_t>(gap(sources_[i].rng))), this,
-                 i);
+    net.schedule(sc_core::sc_time::from_value(static_cast<uint64_t>(gap(s.rng))), this, i);
   }
 }
 
@@ -44,7 +49,7 @@ bool TrafficGenerator::sends(int node) const {
 void TrafficGenerator::on_timer(int node) {
   const uint64_t now = hs::now().value();
   if (now >= window_.end_ps) return;
-  Source& s = sources_[node];
+  Source& s = source(node);
   const int dest = cfg_.pattern->destination(node, s.rng);
   if (dest >= 0) {
     ++generated_;
@@ -70,7 +75,7 @@ void TrafficGenerator::on_timer(int node) {
 }
 
 void TrafficGenerator::drain(int node) {
-  Source& s = sources_[node];
+  Source& s = source(node);
   const int queues = net_.config().injection_queues;
   while (!s.queue.empty()) {
     bool placed = false;

@@ -88,7 +88,11 @@ class TrafficGenerator : public NetworkTimer {
   uint32_t chunks_;
   double mean_gap_ps_;
   std::vector<Port> ports_;
+  // The sources of this process's nodes (a parallel run builds no other partition's: each
+  // holds a 5 KB random generator), and each node's index among them (-1: another's).
   std::vector<Source> sources_;
+  std::vector<int32_t> source_of_;
+  Source& source(int node) { return sources_[static_cast<size_t>(source_of_[node])]; }
   MeasurementWindow window_;
   uint64_t generated_ = 0, refused_ = 0, delivered_ = 0, misdelivered_ = 0;
   // Sums are whole picoseconds: exact, so the same however the deliveries are ordered.
