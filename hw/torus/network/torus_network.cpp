@@ -261,6 +261,7 @@ std::vector<std::string> TorusNetwork::undelivered(size_t max) const {
                               shape_.name(p.src), shape_.name(p.dest), shape_.name(node), where));
   };
   for (int node = 0; node < shape_.nodes(); ++node) {
+    if (!local(node)) continue;  // another partition's FIFOs are not kept here
     for (int slot = 0; slot < slots_; ++slot) {
       const Fifo& f = slot_fifo(node, slot);
       for (uint32_t i = 0; i < f.count; ++i) describe(*f.at(i), node, slot_name(slot));
@@ -280,11 +281,12 @@ std::string TorusNetwork::slot_name(int slot) const {
 std::vector<StuckTraffic> TorusNetwork::collect_stuck() const {
   std::vector<StuckTraffic> out;
   for (int node = 0; node < shape_.nodes(); ++node) {
+    if (!local(node)) continue;  // another partition's FIFOs are not kept here
     for (int slot = 0; slot < slots_; ++slot) {
       const Fifo& f = slot_fifo(node, slot);
       if (f.count == 0) continue;
       // Every packet of a FIFO waits for what its head waits for.
-      const uint8_t outputs = requests_[static_cast<size_t>(node) * slots_ + slot].outputs;
+      const uint8_t outputs = request_at(node, slot).outputs;
       std::string failed, blocked;
       for (int d = 0; d < kDirs; ++d) {
         if (!(outputs >> d & 1)) continue;
@@ -319,8 +321,9 @@ TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) {
 }
 
 const TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) const {
-  return slot < kDirs * vcs_ ? inputs_[(node * kDirs + slot / vcs_) * vcs_ + slot % vcs_]
-                             : injections_[node * inj_queues_ + slot - kDirs * vcs_];
+  return slot < kDirs * vcs_
+             ? inputs_[(own(node) * kDirs + static_cast<size_t>(slot / vcs_)) * vcs_ + slot % vcs_]
+             : injections_[own(node) * inj_queues_ + slot - kDirs * vcs_];
 }
 
 bool TorusNetwork::inject(int queue, Packet* p) {
@@ -469,7 +472,7 @@ void TorusNetwork::check_progress() {
 
 void TorusNetwork::request(int node, int slot) {
   Packet* p = slot_fifo(node, slot).front();
-  Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+  Request& r = request_at(node, slot);
   r = Request{};
   r.since_ps = hs::now().value();
   if (p->dest == node || (fault_eject_early_ && p->src != node) ||
@@ -550,14 +553,13 @@ void TorusNetwork::settle_credits(int node) {
 }
 
 void TorusNetwork::note_wait(int node, int slot) {
-  const uint64_t wait =
-      hs::now().value() - requests_[static_cast<size_t>(node) * slots_ + slot].since_ps;
+  const uint64_t wait = hs::now().value() - request_at(node, slot).since_ps;
   uint64_t& worst = slot < kDirs * vcs_ ? max_transit_wait_ps_ : max_injection_wait_ps_;
   worst = std::max(worst, wait);
 }
 
 void TorusNetwork::withdraw(int node, int slot) {
-  Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+  Request& r = request_at(node, slot);
   const uint64_t keep = ~(1ull << slot);
   for (unsigned m = r.outputs; m; m &= m - 1) {
     requesters_[node * kOutputs + __builtin_ctz(m)] &= keep;
@@ -663,7 +665,7 @@ void TorusNetwork::arbitrate(int node, int out) {
     for (uint64_t m = requesters_[o]; m; m &= m - 1) {
       const int slot = __builtin_ctzll(m);
       const Packet& p = *slot_fifo(node, slot).front();
-      const Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+      const Request& r = request_at(node, slot);
       bool blocked_entering = false;
       const Choice c = choose_vc(node, p, r, out, blocked_entering);
       const bool starved = now - r.since_ps > starvation_ps_;
@@ -701,7 +703,7 @@ void TorusNetwork::arbitrate(int node, int out) {
     if (won.starved) ++starved_grants_;
     const int slot = won.slot;
     int dir = out, vc = choice[slot].vc;
-    const Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+    const Request& r = request_at(node, slot);
     if (vc != 0 && vc != high_vc_ && (r.dynamic & ~(1u << out))) {
       // Adaptive: every free dynamic option, then the selection rule.
       const Packet& p = *slot_fifo(node, slot).front();
@@ -735,8 +737,7 @@ bool TorusNetwork::overrun(int node, int out) {
     const int slot = __builtin_ctzll(m);
     const Packet& p = *slot_fifo(node, slot).front();
     const int vc = p.vc_class == VcClass::HighPriority ? high_vc_ : 0;
-    if (requests_[static_cast<size_t>(node) * slots_ + slot].escape == out &&
-        tokens(node, out, vc) < p.chunks) {
+    if (request_at(node, slot).escape == out && tokens(node, out, vc) < p.chunks) {
       fault_overrun_ = false;
       grant(node, slot, out, vc);
       return true;
@@ -759,7 +760,7 @@ void TorusNetwork::arbitrate_reception(int node) {
     for (uint64_t m = requesters_[o]; m; m &= m - 1) {
       const int slot = __builtin_ctzll(m);
       const Packet& p = *slot_fifo(node, slot).front();
-      const Request& r = requests_[static_cast<size_t>(node) * slots_ + slot];
+      const Request& r = request_at(node, slot);
       const ArbRequest a{static_cast<uint8_t>(slot), slot >= kDirs * vcs_,
                          now - r.since_ps > starvation_ps_, p.injected_ps, r.since_ps};
       if (p.vc_class == VcClass::HighPriority) {  // high priority first: keep them in front
@@ -889,8 +890,8 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
 // events before the arrival touch, and a miss there was the largest single cost per hop.
 void TorusNetwork::prefetch_arrival(int node, int dir, int vc) const {
   const int slot = slot_of_link(dir, vc);
-  __builtin_prefetch(&inputs_[(static_cast<size_t>(node) * kDirs + dir) * vcs_ + vc]);
-  __builtin_prefetch(&requests_[static_cast<size_t>(node) * slots_ + slot]);
+  __builtin_prefetch(&inputs_[(own(node) * kDirs + static_cast<size_t>(dir)) * vcs_ + vc]);
+  __builtin_prefetch(&request_at(node, slot));
   // A node's requesters and link free times may straddle two cache lines.
   __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs]);
   __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs + kOutputs - 1]);
@@ -938,8 +939,13 @@ void TorusNetwork::set_partition(const Partition& p) {
         "yet (their standstill watch needs the whole machine); run it as one process",
         p.parts()));
   }
-  local_.assign(static_cast<size_t>(shape_.nodes()), 0);
-  for (int n : p.local_nodes()) local_[static_cast<size_t>(n)] = 1;
+  // Input FIFOs and requests for this partition's routers only (nothing is queued yet).
+  router_.assign(static_cast<size_t>(shape_.nodes()), -1);
+  for (int n : p.local_nodes()) router_[static_cast<size_t>(n)] = p.index(n);
+  const size_t own_routers = p.local_nodes().size();
+  inputs_ = std::vector<Fifo>(own_routers * kDirs * vcs_);
+  injections_ = std::vector<Fifo>(own_routers * inj_queues_);
+  requests_.assign(own_routers * slots_, Request{});
   outbox_of_.assign(static_cast<size_t>(p.parts()), -1);
   for (size_t i = 0; i < p.neighbours().size(); ++i) {
     outbox_of_[static_cast<size_t>(p.neighbours()[i])] = static_cast<int>(i);

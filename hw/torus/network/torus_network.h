@@ -34,8 +34,10 @@
 // message lands at least lookahead_ps() after it was sent, a window no longer than that
 // never misses one. Timers run in every process (a link-load snapshot reads the process's own
 // links). At the end each partition's figures are added to the reporting process's
-// (save_partition, merge_partition): the arrays cover the whole machine in every process,
-// each entry recorded only where its router lives.
+// (save_partition, merge_partition): the per-link and per-output arrays cover the whole
+// machine in every process, each entry recorded only where its router lives. The input FIFOs
+// and their requests, most of a router's memory, exist for the partition's own routers only
+// (indexed by own(node)).
 //
 // A token return is an event only if it can wake its output: one with requesters and no
 // wake-up posted, i.e. whose last arbitration found no tokens (the only way an output comes to
@@ -178,7 +180,7 @@ class TorusNetwork : public sc_core::sc_module {
   // Parallel runs (see above). Drives only `p`'s routers from now on (before anything is
   // posted); refuses what a partitioned network does not model yet (failed links).
   void set_partition(const Partition& p);
-  bool local(int node) const { return local_.empty() || local_[static_cast<size_t>(node)]; }
+  bool local(int node) const { return router_.empty() || router_[static_cast<size_t>(node)] >= 0; }
   // The shortest delay of a message across a cut: a window may be no longer.
   uint64_t lookahead_ps() const { return std::min(wire_ps_, credit_ps_); }
   // The cut messages sent since the last call, one buffer per neighbour partition (in the
@@ -298,8 +300,20 @@ class TorusNetwork : public sc_core::sc_module {
     return tokens_[(node * kDirs + dir) * vcs_ + vc];
   }
   int neighbour(int node, int dir) const { return neighbours_[node * kDirs + dir]; }
-  Fifo& link_input(int node, int dir, int vc) { return inputs_[(node * kDirs + dir) * vcs_ + vc]; }
-  Fifo& injection(int node, int q) { return injections_[node * inj_queues_ + q]; }
+  // A router of this partition among its own (its input FIFOs and requests are kept for those
+  // only).
+  size_t own(int node) const {
+    return router_.empty() ? static_cast<size_t>(node)
+                           : static_cast<size_t>(router_[static_cast<size_t>(node)]);
+  }
+  Fifo& link_input(int node, int dir, int vc) {
+    return inputs_[(own(node) * kDirs + static_cast<size_t>(dir)) * vcs_ + vc];
+  }
+  Fifo& injection(int node, int q) { return injections_[own(node) * inj_queues_ + q]; }
+  Request& request_at(int node, int slot) { return requests_[own(node) * slots_ + slot]; }
+  const Request& request_at(int node, int slot) const {
+    return requests_[own(node) * slots_ + slot];
+  }
   // Busy time of link `link` (node * kDirs + dir) inside [0, t_ps]; the busiest link's share.
   uint64_t link_busy_within(size_t link, uint64_t t_ps) const;
   double busiest_link_utilisation(uint64_t t_ps) const;
@@ -349,7 +363,7 @@ class TorusNetwork : public sc_core::sc_module {
   std::vector<uint64_t> requesters_;
   std::vector<uint8_t> wake_posted_, rr_;
   std::vector<uint8_t> arb_pending_;  // per node: outputs to arbitrate at the end of the instant
-  std::vector<Request> requests_;     // node * slots_ + slot
+  std::vector<Request> requests_;     // own(node) * slots_ + slot
   std::vector<Origin> origins_;       // per router: its place in the order of same-time actions
   std::vector<RandomStream> selection_rng_;  // per router: its output selections' draws
   std::vector<uint32_t> packets_made_;       // per source node: packets injected so far
@@ -374,8 +388,8 @@ class TorusNetwork : public sc_core::sc_module {
   std::vector<StuckTraffic> stuck_;
   // Partitioned: which routers are this process's (empty: all), and the outbox of each
   // neighbour partition (outbox_of_[partition]: index in outboxes_, or -1).
-  std::vector<uint8_t> local_;
-  std::vector<int32_t> owner_;  // each router's partition
+  std::vector<int32_t> router_;  // each router's own() index, -1: another partition's
+  std::vector<int32_t> owner_;   // each router's partition
   std::vector<int> outbox_of_;
   std::vector<ByteWriter> outboxes_;
   uint64_t cut_sent_ = 0;
