@@ -20,8 +20,9 @@
 //                       latency vs link CRC error rate
 //   torus_scale         machine sizes up to 72x32x32: elaboration, run, memory per node, with
 //                       targets (torus_scale_case.h)
-//   parallel_scaling    torus traffic partitioned over mpirun -np P: wall time, speed-up,
-//                       synchronisation share, identical reports (parallel_scaling_case.h)
+//   parallel_scaling    torus traffic and halo3d partitioned over mpirun -np P: wall time,
+//                       speed-up, memory, sync share, the 16-core model, identical reports
+//                       (parallel_scaling_case.h)
 //   mpi_program_speed   a 512-rank C MPI program against the same pattern in the program
 //                       language: messages per wall second, memory per rank, with a target
 //                       (mpi_speed_case.h)

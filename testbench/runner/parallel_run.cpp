@@ -189,7 +189,7 @@ std::vector<PartitionTimes> merge_partitions(ProcessGroup& group, PartitionedMod
 nlohmann::json parallel_json(const PartitionedModel& model, const PartitionTimes& mine,
                              const std::vector<PartitionTimes>& partitions, double wall_s) {
   nlohmann::json each = nlohmann::json::array();
-  double work_max = 0, work_sum = 0, sync_sum = 0;
+  double work_max = 0, work_sum = 0, sync_sum = 0, rss_sum = 0;
   uint64_t cut = 0;
   for (const PartitionTimes& p : partitions) {
     each.push_back({{"work_seconds", p.work_s},
@@ -197,6 +197,7 @@ nlohmann::json parallel_json(const PartitionedModel& model, const PartitionTimes
                     {"cut_messages_sent", p.cut_messages},
                     {"nodes_built", p.nodes_built},
                     {"peak_rss_MiB", p.peak_rss_mib}});
+    rss_sum += p.peak_rss_mib;
     work_max = std::max(work_max, p.work_s);
     work_sum += p.work_s;
     sync_sum += p.sync_s;
@@ -211,6 +212,8 @@ nlohmann::json parallel_json(const PartitionedModel& model, const PartitionTimes
           {"imbalance", work_sum > 0 ? work_max / (work_sum / n) : 1.0},
           // Of the partitions' wall time, the share spent exchanging and voting.
           {"sync_share", wall_s > 0 ? sync_sum / (n * wall_s) : 0.0},
+          // Every process's peak resident memory added: the run's memory in all.
+          {"peak_rss_MiB_total", rss_sum},
           {"by_partition", std::move(each)}};
 }
 

@@ -60,7 +60,14 @@ void expect_same_as_sequential(const std::string& args, const std::vector<int>& 
     EXPECT_EQ(r["run"]["partitions"], p);
     if (p > 1) {
       EXPECT_GT(r["run"]["parallel"]["cut_messages"].get<double>(), 0);  // traffic crossed cuts
-      EXPECT_EQ(r["run"]["parallel"]["by_partition"].size(), static_cast<size_t>(p));
+      const Json& each = r["run"]["parallel"]["by_partition"];
+      EXPECT_EQ(each.size(), static_cast<size_t>(p));
+      double rss = 0;  // every process's own peak memory, and their sum
+      for (const Json& q : each) {
+        EXPECT_GT(q["peak_rss_MiB"].get<double>(), 1.0);
+        rss += q["peak_rss_MiB"].get<double>();
+      }
+      EXPECT_DOUBLE_EQ(r["run"]["parallel"]["peak_rss_MiB_total"].get<double>(), rss);
     }
     EXPECT_EQ(expected, model_part(par)) << "reports differ";
     EXPECT_EQ(file_text(seq_csv), file_text(par_csv)) << "link CSVs differ";
