@@ -68,10 +68,11 @@ class EventHeap : private TimelineLane {
     handled_ += ran;
     return ran;
   }
-  uint64_t run_now_queue() override {
+  uint64_t run_now_queue(Order& current) override {
     uint64_t ran = 0;
     while (now_head_ < now_queue_.size()) {
       const Entry e = now_queue_[now_head_++];
+      current = e.key;
       ++ran;
       handler_(e.action);
     }

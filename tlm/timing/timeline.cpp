@@ -38,9 +38,19 @@ struct Timeline::Noise {
   Alarm alarm;
 };
 
+namespace {
+Timeline* built = nullptr;
+}  // namespace
+
 Timeline& Timeline::instance() {
-  static Timeline* timeline = new Timeline();  // never destroyed: processes outlive statics
+  static Timeline* timeline = built = new Timeline();  // never destroyed: processes outlive statics
   return *timeline;
+}
+
+int Timeline::position(Order& entry) {
+  if (!built || !built->dispatching_) return 2;
+  entry = built->current_;
+  return built->in_now_queue_ ? 1 : 0;
 }
 
 Timeline::Timeline() {
@@ -138,7 +148,7 @@ void Timeline::dispatch() {
   for (bool ran = true; ran;) {
     ran = false;
     for (TimelineLane* l : lanes_) {
-      const uint64_t n = l->run_now_queue();
+      const uint64_t n = l->run_now_queue(current_);
       run_ += n;
       ran = ran || n > 0;
     }

@@ -97,8 +97,9 @@ class TimelineLane {
   // Runs the earliest entries while they are due by `now` and come before `limit`, setting
   // `current` to each one's order as it runs; returns how many ran.
   virtual uint64_t run_due(uint64_t now, const Order& limit, Order& current) = 0;
-  // Runs the actions posted for this instant (those they post too); returns how many ran.
-  virtual uint64_t run_now_queue() = 0;
+  // Runs the actions posted for this instant (those they post too), setting `current` to the
+  // order each was posted with as it runs; returns how many ran.
+  virtual uint64_t run_now_queue(Order& current) = 0;
 };
 
 class Alarm;
@@ -127,6 +128,12 @@ class Timeline {
   // timed activity.
   uint64_t last_activity_ps() const { return last_activity_; }
   uint64_t entries_run() const { return run_; }
+  // Where the kernel's run stands in the order, for what a partitioned run merges in the
+  // sequential run's order (the transaction trace): 0 while an entry due now runs (`entry`:
+  // its order), 1 while a lane's "now" queue runs (`entry`: the order its action was posted
+  // with), 2 anywhere else (elaboration, processes an alarm woke, delta cycles). Builds no
+  // timeline if there is none.
+  static int position(Order& entry);
 
  private:
   friend class Alarm;
