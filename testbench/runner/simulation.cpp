@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "testbench/runner/parallel_outputs.h"
 #include "testbench/runner/parallel_run.h"
 #include "testbench/runner/report_rows.h"
 #include "testbench/runner/report_text.h"
@@ -142,13 +143,6 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
         "under mpirun",
         opts.scenario, launch.launcher, launch.processes, launch.rank, launch.processes));
   }
-  if (launch.processes > 1 && (!opts.trace_path.empty() || !opts.vcd_path.empty())) {
-    throw InputError(fmt::format(
-        "{}: {} is not written by a parallel run yet (started by {} as {} processes); run it "
-        "as one process to trace it",
-        opts.scenario, opts.trace_path.empty() ? "--vcd" : "--trace", launch.launcher,
-        launch.processes));
-  }
   // --quiet prints nothing but errors: the kernel's warnings (W505 and the like) included.
   if (opts.quiet) {
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
@@ -174,7 +168,11 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   if (!opts.trace_path.empty()) {
     TransactionTrace::instance().open(opts.trace_path, trace_limits(opts));
   }
-  if (!opts.vcd_path.empty()) SignalTrace::instance().open(opts.vcd_path);
+  // A partitioned run's traces: each partition traces its own, partition 0 writes the files.
+  if (!opts.vcd_path.empty() && launch.rank == 0) SignalTrace::instance().open(opts.vcd_path);
+  if (launch.processes > 1) {
+    open_partition_traces(launch.rank, !opts.trace_path.empty(), !opts.vcd_path.empty());
+  }
   scenario_ = load_scenario(resolve_scenario(opts.scenario));
   auto& params = ParamRegistry::instance();
   for (const auto& [name, value] : scenario_.params.items()) {
@@ -296,6 +294,7 @@ int Simulation::run(std::ostream& out) {
   if (partitioned) {
     // Partition 0 reports for the machine; the others hand it their figures and are done.
     partitions = merge_partitions(*group_, *partitioned, times);
+    gather_partition_traces(*group_, !opts_.trace_path.empty(), !opts_.vcd_path.empty());
     if (group_->rank() != 0) {
       reaper_->unwind();
       report_ = {{"results", Json::object()}};  // partition 0's report has them all

@@ -140,14 +140,6 @@ TEST(ParallelRun, WorkloadsThatDoNotRunPartitionedAreRefusedBeforeAnythingIsWrit
     EXPECT_NE(m.output.find("run it as one process"), std::string::npos) << m.output;
     EXPECT_EQ(file_text(report), "the user's own file\n");
   }
-  // Traces of a parallel run are not written yet: refused, the user's file kept.
-  const std::string trace = write_temp_file("kept.trace", "kept\n");
-  const CliResult t =
-      run_shell(mpirun(2) + hybridsim_bin() + " run " + kUniform + " --trace " + trace + " 2>&1");
-  EXPECT_NE(t.code, 0) << t.output;
-  EXPECT_NE(t.output.find("--trace is not written by a parallel run yet"), std::string::npos)
-      << t.output;
-  EXPECT_EQ(file_text(trace), "kept\n");
 }
 
 // A partition that dies mid-run ends the whole run (the launcher names it), never a hang.

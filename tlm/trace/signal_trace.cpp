@@ -12,8 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "tlm/common/errors.h"
+#include "tlm/parallel/bytes.h"
 
 extern char** environ;
 
@@ -198,8 +201,18 @@ void SignalTrace::close() {
   const auto parts = std::move(parts_);
   struct stat st {};
   if (stat(kernel_vcd->write_path().c_str(), &st) != 0) output->fail("the file was never written");
-  std::vector<VcdSource> sources = {{kernel_vcd->write_path(), "SystemC"}};
-  for (const auto& p : parts) sources.push_back({p.file->write_path(), ""});
+  const bool partitioned = !partition_files_.empty();
+  std::vector<VcdSource> sources = {{kernel_vcd->write_path(), "SystemC", partitioned}};
+  for (const auto& f : partition_files_) sources.push_back({f, "SystemC", true});
+  std::vector<int> shown_depth(sources.size(), 0);  // by source
+  for (const auto& p : parts) {
+    sources.push_back({p.file->write_path(), ""});
+    shown_depth.push_back(p.shown_depth);
+  }
+  for (const auto& [file, depth] : partition_parts_) {
+    sources.push_back({file, ""});
+    shown_depth.push_back(depth);
+  }
   std::unique_ptr<PendingOutput> merged;
   if (fst_) merged = std::make_unique<PendingOutput>(kOption, scratch_base_, ".vcd");
   std::vector<VcdSignal> signals;
@@ -218,7 +231,7 @@ void SignalTrace::close() {
   // those near the top (a block's pins) that moved; the rest stay in the tree.
   std::vector<const VcdSignal*> shown;
   for (const auto& s : signals) {
-    if (s.source == 0 || (s.changes && s.depth <= parts[s.source - 1].shown_depth)) {
+    if (s.source == 0 || (s.changes && s.depth <= shown_depth[s.source])) {
       shown.push_back(&s);
     }
   }
@@ -266,6 +279,91 @@ void SignalTrace::abandon() {
   output_.reset();
   hidden_.clear();
   enums_.clear();
+  partition_files_.clear();
+  partition_parts_.clear();
+  scratch_.clear();
+  partition_enums_.clear();
+}
+
+void SignalTrace::open_partition() {
+  abandon();
+  // Its own name in the temporary directory: partitions may share a file system.
+  scratch_base_ = (fs::temp_directory_path() / fmt::format("hybridsim-wave-{}", getpid())).string();
+  kernel_vcd_ = std::make_unique<PendingOutput>(kOption, scratch_base_, ".sc.vcd");
+  std::string base = kernel_vcd_->write_path();
+  base.resize(base.size() - 4);
+  file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+  file_->set_time_unit(1, sc_core::SC_PS);
+}
+
+namespace {
+std::string whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot read '{}'", kOption, path));
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
+std::vector<uint8_t> SignalTrace::take_partition() {
+  ByteWriter w;
+  if (!kernel_vcd_) return w.take();
+  close_kernel_file();
+  finish_parts();
+  w.put_string(whole_file(kernel_vcd_->write_path()));
+  w.put<uint64_t>(parts_.size());
+  for (const auto& p : parts_) {
+    w.put<int32_t>(p.shown_depth);
+    w.put_string(whole_file(p.file->write_path()));
+  }
+  w.put<uint64_t>(enums_.size());
+  for (const auto& [signal, e] : enums_) {
+    w.put_string(signal);
+    w.put_string(e->name);
+    w.put<uint64_t>(e->values.size());
+    for (const auto& [value, name] : e->values) {
+      w.put<int64_t>(value);
+      w.put_string(name);
+    }
+  }
+  abandon();
+  return w.take();
+}
+
+std::string SignalTrace::scratch(const std::string& suffix, const std::string& text) {
+  scratch_.push_back(std::make_unique<PendingOutput>(kOption, scratch_base_, suffix));
+  const std::string& path = scratch_.back()->write_path();
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out.flush()) output_->fail(fmt::format("cannot write '{}'", path));
+  return path;
+}
+
+void SignalTrace::add_partitions(const std::vector<std::vector<uint8_t>>& others) {
+  if (!output_) return;
+  for (size_t p = 0; p < others.size(); ++p) {
+    ByteReader r(others[p]);
+    partition_files_.push_back(scratch(fmt::format(".p{}.sc.vcd", p + 1), r.get_string()));
+    const auto parts = r.get<uint64_t>();
+    for (uint64_t i = 0; i < parts; ++i) {
+      const int depth = r.get<int32_t>();
+      partition_parts_.emplace_back(scratch(fmt::format(".p{}.rtl.vcd", p + 1), r.get_string()),
+                                    depth);
+    }
+    const auto enums = r.get<uint64_t>();
+    for (uint64_t i = 0; i < enums; ++i) {
+      const std::string signal = r.get_string();
+      WaveEnum e;
+      e.name = r.get_string();
+      const auto values = r.get<uint64_t>();
+      for (uint64_t v = 0; v < values; ++v) {
+        const auto value = r.get<int64_t>();
+        e.values.emplace_back(value, r.get_string());
+      }
+      if (enums_.count(signal)) continue;
+      partition_enums_.push_back(std::move(e));
+      enums_[signal] = &partition_enums_.back();
+    }
+  }
 }
 
 }  // namespace hs

@@ -7,7 +7,14 @@
 // Beside FILE.vcd / FILE.fst go FILE.gtkw, a GTKWave save file listing the signals grouped by
 // component (`gtkwave FILE.gtkw` opens it ready to read), and FILE.<enum>.txt, the translate
 // filter files that show enumerated signals (a core's state) by name.
+//
+// A partitioned run (docs/parallel.md) writes the same files as the sequential run: every
+// partition traces its own components into a scratch file of its own (open_partition), and
+// hands it to partition 0 at the end (take_partition); partition 0 merges its own and the
+// others' in partition order (vcd_merge.h: each signal's values from the partition that
+// simulates it) and alone writes the waveform and its side files.
 #pragma once
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +43,15 @@ class SignalTrace {
   void close();
   // Drops the trace: an existing file at the path is left as it was.
   void abandon();
+
+  // A partition other than 0 of a partitioned run: traces into a scratch file of its own (in
+  // the temporary directory), instead of open().
+  void open_partition();
+  // Ends that partition's trace and returns what partition 0 needs of it: its file, its parts'
+  // files and the names of its enumerated signals' values.
+  std::vector<uint8_t> take_partition();
+  // At partition 0, before close(): the other partitions' take_partition(), in partition order.
+  void add_partitions(const std::vector<std::vector<uint8_t>>& others);
   bool enabled() const { return file_ != nullptr; }
   const std::string& path() const { return path_; }
 
@@ -73,6 +89,8 @@ class SignalTrace {
   void close_kernel_file();
   void finish_parts();
   void write_side_files(const std::vector<const VcdSignal*>& signals);
+  // Writes `text` to a scratch file beside the output, kept until the trace ends.
+  std::string scratch(const std::string& suffix, const std::string& text);
 
   sc_core::sc_trace_file* file_ = nullptr;
   bool fst_ = false;
@@ -81,6 +99,11 @@ class SignalTrace {
   std::string path_, scratch_base_;
   std::set<std::string> hidden_;
   std::map<std::string, const WaveEnum*> enums_;
+  // Another partition's waveform: its kernel file, and its parts' files with their depths.
+  std::vector<std::string> partition_files_;
+  std::vector<std::pair<std::string, int>> partition_parts_;
+  std::vector<std::unique_ptr<PendingOutput>> scratch_;
+  std::deque<WaveEnum> partition_enums_;  // the others' enumerations, which enums_ points to
 };
 
 }  // namespace hs

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "tlm/common/glob.h"
 #include "tlm/kernel/now.h"
+#include "tlm/timing/timeline.h"
 
 namespace hs {
 
@@ -44,7 +46,7 @@ void TransactionTrace::open(const std::string& path, const TraceLimits& limits) 
 }
 
 void TransactionTrace::start() {
-  if (!enabled_ || file_) return;
+  if (!enabled_ || file_ || !writer_) return;
   file_ = std::make_unique<OutputFile>("--trace", path_);
   file_->write(held_);
   held_.clear();
@@ -53,6 +55,10 @@ void TransactionTrace::start() {
 
 void TransactionTrace::close() {
   if (!enabled_) return;
+  if (!writer_) {  // a partition's records went to partition 0
+    abandon();
+    return;
+  }
   start();
   // Spans still open (a message never completed) end here, so every begin has its end.
   while (!open_.empty()) {
@@ -68,6 +74,9 @@ void TransactionTrace::close() {
 
 void TransactionTrace::abandon() {
   enabled_ = false;
+  recording_ = false;
+  writer_ = true;
+  records_.take();
   file_.reset();
   held_.clear();
   tracks_.clear();
@@ -118,6 +127,10 @@ int TransactionTrace::new_process(const std::string& prefix, const std::string& 
 
 void TransactionTrace::process(const std::string& prefix, const std::string& label) {
   if (!enabled_) return;
+  if (recording_) {
+    keep(Op::Process, 0, prefix, {}, {}, 0, 0, false, label);
+    return;
+  }
   const auto it = pids_.find(prefix);
   if (it == pids_.end()) {
     new_process(prefix, label);
@@ -146,6 +159,7 @@ int TransactionTrace::add_track(const std::string& name, const char* unit) {
   if (!enabled_) return -1;
   if (!limits_.only.empty() && !glob_match(limits_.only, name)) return -1;
   tracks_.push_back(Track{name, unit, 0, {}, 0});
+  if (recording_) keep(Op::Track, 0, name, {}, {}, 0, 0, unit != nullptr, unit ? unit : "");
   return static_cast<int>(tracks_.size());
 }
 
@@ -194,6 +208,8 @@ TransactionTrace::Track& TransactionTrace::used(int track) {
 void TransactionTrace::span(int track, const char* name, const sc_core::sc_time& start,
                             const sc_core::sc_time& end, const nlohmann::json* args) {
   if (!live(track) || !in_window(start, end)) return;
+  if (recording_)
+    return keep(Op::Span, track, name, start, end, 0, 0, args != nullptr, args ? dump(*args) : "");
   const Track& t = used(track);
   nlohmann::json e = {{"name", name}, {"ph", "X"},          {"pid", t.pid},
                       {"tid", track}, {"ts", to_us(start)}, {"dur", to_us(end - start)}};
@@ -204,6 +220,10 @@ void TransactionTrace::span(int track, const char* name, const sc_core::sc_time&
 void TransactionTrace::async_span(int track, const char* name, const sc_core::sc_time& start,
                                   const sc_core::sc_time& end, const nlohmann::json* args) {
   if (!live(track) || !in_window(start, end)) return;
+  if (recording_) {
+    return keep(Op::AsyncSpan, track, name, start, end, 0, 0, args != nullptr,
+                args ? dump(*args) : "");
+  }
   Track& t = used(track);
   // Unique across the file: the track in the high bits, its own sequence below.
   const uint64_t id = static_cast<uint64_t>(track) << 32 | t.next_async++;
@@ -218,6 +238,7 @@ void TransactionTrace::async_span(int track, const char* name, const sc_core::sc
 void TransactionTrace::async_begin(int track, const char* name, uint64_t key,
                                    const sc_core::sc_time& at, nlohmann::json args) {
   if (!live(track)) return;
+  if (recording_) return keep(Op::AsyncBegin, track, name, at, at, key, 0, true, dump(args));
   if (open_.count({track, key})) async_end(track, key, at);
   open_[{track, key}] = Open{name, at, std::move(args)};
 }
@@ -225,6 +246,8 @@ void TransactionTrace::async_begin(int track, const char* name, uint64_t key,
 void TransactionTrace::async_end(int track, uint64_t key, const sc_core::sc_time& at,
                                  const nlohmann::json* args) {
   if (!live(track)) return;
+  if (recording_)
+    return keep(Op::AsyncEnd, track, "", at, at, key, 0, args != nullptr, args ? dump(*args) : "");
   const auto it = open_.find({track, key});
   if (it == open_.end()) return;
   Open o = std::move(it->second);
@@ -236,6 +259,8 @@ void TransactionTrace::async_end(int track, uint64_t key, const sc_core::sc_time
 void TransactionTrace::instant(int track, const char* name, const sc_core::sc_time& at,
                                const nlohmann::json* args) {
   if (!live(track) || !in_window(at, at)) return;
+  if (recording_)
+    return keep(Op::Instant, track, name, at, at, 0, 0, args != nullptr, args ? dump(*args) : "");
   const Track& t = used(track);
   nlohmann::json e = {{"name", name}, {"ph", "i"},    {"s", "t"},
                       {"pid", t.pid}, {"tid", track}, {"ts", to_us(at)}};
@@ -245,12 +270,160 @@ void TransactionTrace::instant(int track, const char* name, const sc_core::sc_ti
 
 void TransactionTrace::count(int counter, const sc_core::sc_time& at, double value) {
   if (!live(counter) || !in_window(at, at)) return;
+  if (recording_) return keep(Op::Count, counter, "", at, at, 0, value, false, "");
   const Track& t = used(counter);
   event(nlohmann::json{{"name", t.local},
                        {"ph", "C"},
                        {"pid", t.pid},
                        {"ts", to_us(at)},
                        {"args", {{t.unit, value}}}});
+}
+
+// A partitioned run's records. Each: its place in the run's order (time; 0 for elaboration, 1
+// for an entry of the timeline, 2 for an action of a "now" queue, 3 for anything else; the
+// entry's order), then the call: op, track, two times, key, value, a flag (args or unit
+// given), a name and a text (args as JSON, a label or a unit).
+struct TransactionTrace::Record {
+  uint64_t at = 0;
+  uint8_t phase = 0;
+  uint64_t tie = 0, origin = 0;
+  Op op = Op::Process;
+  int32_t track = 0;
+  uint64_t t0 = 0, t1 = 0, key = 0;
+  double value = 0;
+  bool flag = false;
+  std::string name, text;
+  bool operator<(const Record& o) const {
+    return std::tie(at, phase, tie, origin) < std::tie(o.at, o.phase, o.tie, o.origin);
+  }
+};
+
+void TransactionTrace::record_partition(bool writer) {
+  if (!enabled_) return;
+  recording_ = true;
+  writer_ = writer;
+}
+
+void TransactionTrace::keep(Op op, int track, const std::string& name, const sc_core::sc_time& t0,
+                            const sc_core::sc_time& t1, uint64_t key, double value, bool flag,
+                            const std::string& text) {
+  Order entry;
+  uint8_t phase = 0;
+  if (sc_core::sc_start_of_simulation_invoked()) {
+    phase = static_cast<uint8_t>(Timeline::position(entry) + 1);
+  }
+  records_.put<uint64_t>(sc_core::sc_time_stamp().value());
+  records_.put<uint8_t>(phase);
+  records_.put<uint64_t>(phase == 1 || phase == 2 ? entry.tie : 0);
+  records_.put<uint64_t>(phase == 1 || phase == 2 ? entry.origin : 0);
+  records_.put<uint8_t>(static_cast<uint8_t>(op));
+  records_.put<int32_t>(track);
+  records_.put<uint64_t>(t0.value());
+  records_.put<uint64_t>(t1.value());
+  records_.put<uint64_t>(key);
+  records_.put<double>(value);
+  records_.put<uint8_t>(flag ? 1 : 0);
+  records_.put_string(name);
+  records_.put_string(text);
+}
+
+std::vector<uint8_t> TransactionTrace::take_records() {
+  return records_.take();
+}
+
+void TransactionTrace::apply(const Record& r, const std::vector<int>& ids) {
+  const int track = r.track > 0 && static_cast<size_t>(r.track) <= ids.size()
+                        ? ids[static_cast<size_t>(r.track - 1)]
+                        : -1;
+  const auto t0 = sc_core::sc_time::from_value(r.t0), t1 = sc_core::sc_time::from_value(r.t1);
+  nlohmann::json args;
+  if (r.flag && r.op != Op::Track && r.op != Op::Process) args = nlohmann::json::parse(r.text);
+  const nlohmann::json* a = r.flag ? &args : nullptr;
+  switch (r.op) {
+    case Op::Process:
+      process(r.name, r.text);
+      break;
+    case Op::Track:
+      break;  // made by replay(), which numbers it
+    case Op::Span:
+      span(track, r.name.c_str(), t0, t1, a);
+      break;
+    case Op::AsyncSpan:
+      async_span(track, r.name.c_str(), t0, t1, a);
+      break;
+    case Op::AsyncBegin:
+      async_begin(track, r.name.c_str(), r.key, t0, std::move(args));
+      break;
+    case Op::AsyncEnd:
+      async_end(track, r.key, t0, a);
+      break;
+    case Op::Instant:
+      instant(track, r.name.c_str(), t0, a);
+      break;
+    case Op::Count:
+      count(track, t0, r.value);
+      break;
+  }
+}
+
+void TransactionTrace::replay(const std::vector<std::vector<uint8_t>>& partitions) {
+  if (!enabled_ || !writer_) return;
+  std::vector<std::vector<Record>> records(partitions.size());
+  for (size_t p = 0; p < partitions.size(); ++p) {
+    ByteReader in(partitions[p]);
+    while (!in.done()) {
+      Record r;
+      r.at = in.get<uint64_t>();
+      r.phase = in.get<uint8_t>();
+      r.tie = in.get<uint64_t>();
+      r.origin = in.get<uint64_t>();
+      r.op = static_cast<Op>(in.get<uint8_t>());
+      r.track = in.get<int32_t>();
+      r.t0 = in.get<uint64_t>();
+      r.t1 = in.get<uint64_t>();
+      r.key = in.get<uint64_t>();
+      r.value = in.get<double>();
+      r.flag = in.get<uint8_t>() != 0;
+      r.name = in.get_string();
+      r.text = in.get_string();
+      records[p].push_back(std::move(r));
+    }
+  }
+  // From here on the calls are written: the machine-wide numbering starts afresh.
+  recording_ = false;
+  tracks_.clear();
+  pids_.clear();
+  process_labels_.clear();
+  process_named_.clear();
+  open_.clear();
+  std::vector<std::vector<int>> ids(partitions.size());  // by partition: its tracks' numbers
+  std::vector<size_t> next(partitions.size(), 0);
+  // Every partition elaborates the tracks the sequential run makes up front (a core's): the
+  // n-th of a name made during elaboration is one track, whichever partitions made it.
+  std::map<std::pair<std::string, size_t>, int> elaborated;
+  std::vector<std::map<std::string, size_t>> made(partitions.size());
+  for (;;) {
+    // Each partition's records in its own order; between partitions, the run's order.
+    size_t best = partitions.size();
+    for (size_t p = 0; p < partitions.size(); ++p) {
+      if (next[p] == records[p].size()) continue;
+      if (best == partitions.size() || records[p][next[p]] < records[best][next[best]]) best = p;
+    }
+    if (best == partitions.size()) break;
+    const Record& r = records[best][next[best]++];
+    if (r.op == Op::Track) {
+      const char* unit = r.flag ? units_.insert(r.text).first->c_str() : nullptr;
+      if (r.phase != 0) {
+        ids[best].push_back(add_track(r.name, unit));
+        continue;
+      }
+      const auto [it, fresh] = elaborated.try_emplace({r.name, made[best][r.name]++}, 0);
+      if (fresh) it->second = add_track(r.name, unit);
+      ids[best].push_back(it->second);
+    } else {
+      apply(r, ids[best]);
+    }
+  }
 }
 
 }  // namespace hs

@@ -17,11 +17,23 @@
 // - counters ("C"): one numeric series per counter track (occupancy, counter values);
 // - instants ("i") with args (firmware log lines).
 // Args are written with the JSON library, so any text in them is escaped.
+//
+// A partitioned run (docs/parallel.md) writes the sequential run's file. Every partition
+// records its own components' calls instead of writing them (record_partition), each with
+// its place in the run's order: (time, the timeline's entry being run, tlm/timing/timeline.h),
+// elaboration first. At the end partition 0 replays every partition's records (replay), merged
+// in that order (ties, which only calls outside the timeline's entries can make, in partition
+// order), through the path that writes the file: tracks and processes are numbered
+// machine-wide, in the order the sequential run made them, and each partition's calls keep
+// their own order. What every partition elaborates alike (a process, the n-th track of a
+// name made before the run starts) is made once. The records are held in memory until the
+// end.
 #pragma once
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <systemc>
 #include <unordered_map>
@@ -29,6 +41,7 @@
 #include <vector>
 
 #include "tlm/common/output_file.h"
+#include "tlm/parallel/bytes.h"
 
 namespace hs {
 
@@ -57,6 +70,15 @@ class TransactionTrace {
   // Drops the trace: nothing is written, an existing file at the path is left as it was.
   void abandon();
   bool enabled() const { return enabled_; }
+
+  // A partitioned run (see above), right after open(): this partition records; `writer`
+  // (partition 0) also keeps the file, which the others never create.
+  void record_partition(bool writer);
+  // This partition's records, handed over.
+  std::vector<uint8_t> take_records();
+  // At partition 0: every partition's records (its own among them), in partition order,
+  // merged and written.
+  void replay(const std::vector<std::vector<uint8_t>>& partitions);
 
   // Declares a process: tracks named "prefix.*" belong to it. `label` is its displayed name
   // (the prefix if empty). Processes sort in the order they are declared.
@@ -110,7 +132,17 @@ class TransactionTrace {
   void event(std::string text);
   // Whether an event over [start, end] falls in the trace's window.
   bool in_window(const sc_core::sc_time& start, const sc_core::sc_time& end) const;
+  enum class Op : uint8_t { Process, Track, Span, AsyncSpan, AsyncBegin, AsyncEnd, Instant, Count };
+  struct Record;
+  // Records a call (recording_), with its place in the run's order.
+  void keep(Op op, int track, const std::string& name, const sc_core::sc_time& t0,
+            const sc_core::sc_time& t1, uint64_t key, double value, bool flag,
+            const std::string& text);
+  void apply(const Record& r, const std::vector<int>& ids);
   bool enabled_ = false, full_ = false, first_ = true;
+  bool recording_ = false, writer_ = true;
+  ByteWriter records_;
+  std::set<std::string> units_;  // replayed counters' units (track units point into it)
   TraceLimits limits_;
   uint64_t bytes_ = 0;
   std::string path_, held_;

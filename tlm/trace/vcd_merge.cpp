@@ -121,11 +121,23 @@ std::string code_of(size_t index) {
   return code;
 }
 
+constexpr size_t kNoSource = SIZE_MAX;
+
+// What the partition sources share (see the header), by signal index of the merge.
+struct Partitions {
+  std::unordered_map<std::string, size_t> by_name;  // partition signals by full name
+  std::vector<size_t> owner;                        // the source whose values count
+  std::vector<std::pair<size_t, size_t>> rank;      // (source, place in its first dump)
+};
+
 // One input: its codes mapped to the merged file's signal indices, and its value changes one
 // time step at a time.
 class Reader {
  public:
-  Reader(const VcdSource& src, size_t index) : src_(src), index_(index), in_(src.path) {}
+  // `shared`: the partition sources' common state (null: every declaration is a signal).
+  Reader(const VcdSource& src, size_t index, Partitions* shared)
+      : src_(src), index_(index), in_(src.path), shared_(src.partition ? shared : nullptr) {}
+  bool partition() const { return shared_ != nullptr; }
 
   // Reads the declarations into `root`, adding to `signals`.
   void header(Scope& root, std::vector<VcdSignal>& signals, std::vector<std::string>& firsts) {
@@ -184,6 +196,7 @@ class Reader {
         mark_ = time_of(w) * scale_;
         if (!changes.empty()) {
           time = was;
+          first_step_ = false;
           return true;
         }
       } else if (w[0] == '$') {
@@ -198,6 +211,12 @@ class Reader {
         }
         const auto it = codes_.find(id);
         if (it == codes_.end()) in_.fail(fmt::format("value for undeclared identifier '{}'", id));
+        if (shared_) {
+          // The kernel dumps every signal first, in its order of registration.
+          auto& rank = shared_->rank[it->second.front()];
+          if (first_step_ && rank.first == kNoSource) rank = {index_, dumped_++};
+          if (shared_->owner[it->second.front()] != index_) continue;  // another's to give
+        }
         for (size_t s : it->second) {
           if (!seen[s]) {
             seen[s] = true;
@@ -206,16 +225,17 @@ class Reader {
             sig[s]->changes = true;
           }
         }
-        changes.push_back(vector ? value + " " + code_of(it->second.front())
-                                 : value + code_of(it->second.front()));
+        changes.emplace_back(it->second.front(), vector ? value + " " + code_of(it->second.front())
+                                                        : value + code_of(it->second.front()));
       }
     }
     time = mark_;
+    first_step_ = false;
     return !changes.empty();
   }
 
   uint64_t time = 0;
-  std::vector<std::string> changes;
+  std::vector<std::pair<size_t, std::string>> changes;  // (signal, the line)
 
  private:
   void declare(const std::string& text, const std::vector<Scope*>& path,
@@ -245,18 +265,27 @@ class Reader {
       scope_names.push_back(parts[i]);
     }
     v.ref = parts.back();
-    // Codes shared within a file (aliases) stay shared; codes never cross files.
-    auto& indices = codes_[f[2]];
-    const size_t index = signals.size();
-    v.code = code_of(indices.empty() ? index : indices.front());
-    indices.push_back(index);
     VcdSignal s;
     for (const auto& n : scope_names) s.scope += (s.scope.empty() ? "" : ".") + n;
     s.name = (s.scope.empty() ? "" : s.scope + ".") + v.ref + v.range;
     s.type = v.type;
     s.width = v.width;
-    s.source = index_;
+    s.source = shared_ ? 0 : index_;
     s.depth = depth;
+    auto& indices = codes_[f[2]];
+    if (shared_) {
+      // Another partition declared it first: one signal, whoever gives its values.
+      const auto known = shared_->by_name.find(s.name);
+      if (known != shared_->by_name.end()) {
+        if (indices.empty()) indices.push_back(known->second);
+        return;
+      }
+      shared_->by_name[s.name] = signals.size();
+    }
+    // Codes shared within a file (aliases) stay shared; codes never cross files.
+    const size_t index = signals.size();
+    v.code = code_of(indices.empty() ? index : indices.front());
+    indices.push_back(index);
     signals.push_back(s);
     firsts.emplace_back();
     scope->vars.push_back(std::move(v));
@@ -277,6 +306,9 @@ class Reader {
   const VcdSource& src_;
   size_t index_;
   Words in_;
+  Partitions* shared_;
+  bool first_step_ = true;
+  size_t dumped_ = 0;
   uint64_t scale_ = 1, mark_ = 0;
   std::unordered_map<std::string, std::vector<size_t>> codes_;
 };
@@ -318,6 +350,17 @@ class Output {
   std::string buf_;
 };
 
+void put_ranked(Output& out,
+                std::vector<std::pair<std::pair<size_t, size_t>, std::string>>& lines) {
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& l : lines) {
+    out.put(l.second);
+    out.put("\n");
+  }
+  lines.clear();
+}
+
 void write_scope(Output& out, const Scope& s) {
   for (const auto& v : s.vars) {
     out.put(fmt::format("$var {} {} {} {}{}{} $end\n", v.type, v.width, v.code, v.ref,
@@ -330,6 +373,37 @@ void write_scope(Output& out, const Scope& s) {
   }
 }
 
+// Gives each partition signal to the partition source in which its values change (see the
+// header): a first pass over those files.
+void find_owners(const std::vector<VcdSource>& sources, Partitions& shared) {
+  std::vector<size_t> changer(shared.owner.size(), kNoSource);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!sources[i].partition) continue;
+    Reader scan(sources[i], i, nullptr);
+    Scope root;
+    std::vector<VcdSignal> signals;
+    std::vector<std::string> firsts;
+    scan.header(root, signals, firsts);
+    std::vector<bool> seen(signals.size());
+    std::vector<VcdSignal*> sig;
+    for (auto& s : signals) sig.push_back(&s);
+    while (scan.step(firsts, seen, sig)) {
+    }
+    for (const auto& s : signals) {
+      if (!s.changes) continue;
+      const size_t g = shared.by_name.at(s.name);
+      if (changer[g] != kNoSource) {
+        throw std::runtime_error(
+            fmt::format("signal {} changes in two partitions ({} and {})", s.name, changer[g], i));
+      }
+      changer[g] = i;
+    }
+  }
+  for (size_t g = 0; g < changer.size(); ++g) {
+    if (changer[g] != kNoSource) shared.owner[g] = changer[g];
+  }
+}
+
 }  // namespace
 
 std::vector<VcdSignal> merge_vcd(const std::vector<VcdSource>& sources,
@@ -338,10 +412,16 @@ std::vector<VcdSignal> merge_vcd(const std::vector<VcdSource>& sources,
   Scope root;
   std::vector<VcdSignal> signals;
   std::vector<std::string> firsts;
+  Partitions shared;
+  size_t partitions = 0;
   for (size_t i = 0; i < sources.size(); ++i) {
-    readers.push_back(std::make_unique<Reader>(sources[i], i));
+    readers.push_back(std::make_unique<Reader>(sources[i], i, &shared));
     readers.back()->header(root, signals, firsts);
+    partitions += sources[i].partition ? 1 : 0;
+    shared.owner.resize(signals.size(), sources[i].partition ? i : kNoSource);
+    shared.rank.resize(signals.size(), {kNoSource, 0});
   }
+  if (partitions > 1) find_owners(sources, shared);
   Output out(out_path);
   out.put("$version hybridsim $end\n$timescale 1ps $end\n");
   write_scope(out, root);
@@ -363,17 +443,29 @@ std::vector<VcdSignal> merge_vcd(const std::vector<VcdSource>& sources,
     out.put(fmt::format("#{}\n", at));
     last = at;
     std::vector<Reader*> still;
+    // The partitions' changes (their readers come first) in the kernel's order, then the rest.
+    std::vector<std::pair<std::pair<size_t, size_t>, std::string>> from_partitions;
+    bool flushed = false;
     for (Reader* r : active) {
+      if (!r->partition() && !flushed) {
+        flushed = true;
+        put_ranked(out, from_partitions);
+      }
       bool more = true;
       while (more && r->time == t) {
-        for (const auto& c : r->changes) {
-          out.put(c);
-          out.put("\n");
+        for (auto& c : r->changes) {
+          if (r->partition()) {
+            from_partitions.emplace_back(shared.rank[c.first], std::move(c.second));
+          } else {
+            out.put(c.second);
+            out.put("\n");
+          }
         }
         more = r->step(firsts, seen, sig);
       }
       if (more) still.push_back(r);
     }
+    if (!flushed) put_ranked(out, from_partitions);
     active = std::move(still);
   }
   out.close();

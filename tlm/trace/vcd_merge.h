@@ -3,6 +3,16 @@
 // Verilated models name their top scope "torus.x0y0z0.dma.inj_counters", flat), identifier
 // codes made unique, value changes interleaved in time order, times in picoseconds.
 // Streaming: memory grows with the number of signals, not with the length of the run.
+//
+// A partitioned run (docs/parallel.md) gives one kernel file per partition, each marked
+// `partition` and placed first, in partition order. They are views of one model: a signal
+// (by its full name) declared in several of them is one signal of the merge, declared where
+// the first of them declares it, and its values are taken from the one partition in which
+// they change after their first value (the partition that simulates its component), else from
+// that first file. Within a time step its changes come in the order the first file declaring
+// it first dumped them (the kernel's order of registration). Two partitions changing one
+// signal is an error. When partition 0 declares every signal (every partition elaborates the
+// whole machine) the merge is byte for byte the sequential run's.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,6 +23,7 @@ struct VcdSource {
   std::string path;
   // A scope wrapping everything in the file that is left out ("SystemC" for the kernel's).
   std::string drop_top_scope;
+  bool partition = false;  // one partition's kernel file (see above)
 };
 
 struct VcdSignal {
@@ -20,7 +31,7 @@ struct VcdSignal {
   std::string name;   // full dotted name as GTKWave lists it ("torus.x0y0z0.core0.state[31:0]")
   std::string type;   // the VCD variable type: wire, reg, real, ...
   int width = 1;
-  size_t source = 0;     // index into the sources
+  size_t source = 0;     // index into the sources (0 for every partition's kernel file)
   int depth = 0;         // scopes around it in its own file
   bool changes = false;  // its value changed after the first one it was given
 };

@@ -1,0 +1,137 @@
+// The traces and waveforms of a partitioned run. Under mpirun -np P the torus traffic
+// workload's transaction trace (--trace) and waveform (--vcd, with its GTKWave save and
+// filter files) are one file each, byte for byte the sequential run's: every partition traces
+// its own components and partition 0 merges them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "testbench/support/cli_run.h"
+#include "tlm/trace/vcd_merge.h"
+
+namespace fs = std::filesystem;
+using hs::testing::CliResult;
+using hs::testing::file_text;
+using hs::testing::hybridsim_bin;
+using hs::testing::run_shell;
+using hs::testing::temp_path;
+using hs::testing::write_temp_file;
+
+namespace {
+
+std::string mpirun(int processes) {
+  return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
+         HYBRIDSIM_MPIEXEC + " --oversubscribe -np " + std::to_string(processes) + " ";
+}
+
+// A GTKWave save file names its own folder: the same files in another folder read alike.
+std::string in_folder(const std::string& text, const std::string& dir) {
+  std::string out = text;
+  for (size_t at; (at = out.find(dir)) != std::string::npos;) out.replace(at, dir.size(), "DIR");
+  return out;
+}
+
+// Runs `args` with --trace and --vcd as one process and under mpirun -np P for each P: the
+// same trace, waveform, save file and filter file, byte for byte.
+void expect_same_outputs(const std::string& args, const std::vector<int>& processes) {
+  const std::string seq = temp_path("outputs_seq");
+  fs::remove_all(seq);
+  fs::create_directories(seq);
+  const std::string outputs = " --quiet --trace OUT/run.json --vcd OUT/run.vcd";
+  auto with = [&](const std::string& dir) {
+    std::string o = outputs;
+    for (size_t at; (at = o.find("OUT")) != std::string::npos;) o.replace(at, 3, dir);
+    return o;
+  };
+  const CliResult a = run_shell(hybridsim_bin() + " run " + args + with(seq) + " 2>&1");
+  ASSERT_EQ(a.code, 0) << a.output;
+  ASSERT_GT(file_text(seq + "/run.json").size(), 1000u);  // the trace holds traffic
+  for (int p : processes) {
+    SCOPED_TRACE(args + " with " + std::to_string(p) + " processes");
+    const std::string par = temp_path("outputs_par" + std::to_string(p));
+    fs::remove_all(par);
+    fs::create_directories(par);
+    const CliResult m =
+        run_shell(mpirun(p) + hybridsim_bin() + " run " + args + with(par) + " 2>&1");
+    ASSERT_EQ(m.code, 0) << m.output;
+    EXPECT_TRUE(file_text(seq + "/run.json") == file_text(par + "/run.json")) << "traces differ";
+    EXPECT_TRUE(file_text(seq + "/run.vcd") == file_text(par + "/run.vcd")) << "waveforms differ";
+    EXPECT_EQ(in_folder(file_text(seq + "/run.gtkw"), seq),
+              in_folder(file_text(par + "/run.gtkw"), par));
+    EXPECT_EQ(file_text(seq + "/run.core_state.txt"), file_text(par + "/run.core_state.txt"));
+    // Partition 0 alone wrote: nothing else in the folder.
+    size_t files = 0;
+    for ([[maybe_unused]] const auto& f : fs::directory_iterator(par)) ++files;
+    EXPECT_EQ(files, 4u);
+  }
+}
+
+const std::string kSmall =
+    "torus_traffic --set torus.network.x=4 --set torus.network.y=2 --set torus.network.z=3 "
+    "--set workload.warmup=300 --set workload.duration=700 --set torus.trace_nodes=all ";
+
+}  // namespace
+
+TEST(ParallelOutputs, TraceAndWaveformOfSlabsAreTheSequentialRuns) {
+  expect_same_outputs(kSmall + "--set workload.pattern=uniform", {2, 3, 4});
+}
+
+TEST(ParallelOutputs, TraceAndWaveformOfBoxesWithCrcErrorsAreTheSequentialRuns) {
+  expect_same_outputs(kSmall +
+                          "--set workload.pattern=transpose --set torus.network.y=4 "
+                          "--set torus.network.z=2 --set torus.partition.scheme=box "
+                          "--set torus.network.link_crc_error_rate=0.2",
+                      {2, 4});
+}
+
+TEST(ParallelOutputs, AWindowedTraceOfSomeTracksIsTheSequentialRuns) {
+  expect_same_outputs(kSmall + "--trace-start 200ns --trace-end 600ns --trace-only '*link +x*'",
+                      {3});
+}
+
+// Partition files of one model: each signal's values come from the partition in which they
+// change, in the order the kernel registered the signals; two partitions changing one signal
+// is an error.
+TEST(ParallelOutputs, PartitionWaveformsMergeIntoOne) {
+  const std::string header =
+      "$timescale 1ps $end\n$scope module SystemC $end\n$scope module top $end\n"
+      "$scope module a $end\n$var wire 8 aa x $end\n$upscope $end\n"
+      "$scope module b $end\n$var wire 8 ab y $end\n$upscope $end\n"
+      "$var wire 1 ac z $end\n$upscope $end\n$upscope $end\n$enddefinitions $end\n";
+  const std::string p0 =
+      write_temp_file("p0.sc.vcd", header + "#0\nb0 aa\nb0 ab\n0ac\n#10\nb1 aa\n#30\nb11 aa\n");
+  const std::string p1 = write_temp_file(
+      "p1.sc.vcd", header + "#0\nb0 aa\nb0 ab\n0ac\n#10\nb101 ab\n1ac\n#20\nb0 ab\n");
+  const std::string out = temp_path("partitions.vcd");
+  const auto signals = hs::merge_vcd({{p0, "SystemC", true}, {p1, "SystemC", true}}, out);
+  ASSERT_EQ(signals.size(), 3u);
+  EXPECT_TRUE(signals[0].changes);
+  EXPECT_TRUE(signals[1].changes);
+  EXPECT_EQ(signals[1].source, 0u);
+  const std::string text = file_text(out);
+  const std::string body = text.substr(text.find("$enddefinitions"));
+  EXPECT_EQ(body,
+            "$enddefinitions $end\n#0\nb0 !\nb0 \"\n0#\n#10\nb1 !\nb101 \"\n1#\n#20\nb0 \"\n"
+            "#30\nb11 !\n");
+  // As one file: the same merge.
+  const std::string one = write_temp_file(
+      "one.sc.vcd",
+      header + "#0\nb0 aa\nb0 ab\n0ac\n#10\nb1 aa\nb101 ab\n1ac\n#20\nb0 ab\n#30\nb11 aa\n");
+  const std::string single = temp_path("single.vcd");
+  hs::merge_vcd({{one, "SystemC"}}, single);
+  EXPECT_EQ(file_text(single), text);
+
+  const std::string clash =
+      write_temp_file("p2.sc.vcd", header + "#0\nb0 aa\nb0 ab\n0ac\n#5\nb111 aa\n");
+  try {
+    hs::merge_vcd({{p0, "SystemC", true}, {clash, "SystemC", true}}, temp_path("clash.vcd"));
+    FAIL() << "two partitions changing one signal were merged";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("top.a.x[7:0] changes in two partitions (0 and 1)"),
+              std::string::npos)
+        << e.what();
+  }
+}
