@@ -136,12 +136,10 @@ Simulation::Simulation(const RunOptions& opts) : opts_(opts) {
   // written, since each process would otherwise run the whole machine and overwrite the
   // others' outputs.
   const Launch launch = launched();
-  if (launch.processes > 1 && launch.launcher != "mpirun") {
-    throw InputError(fmt::format(
-        "{}: started by {} as {} processes (this is process {}), but a parallel run is started "
-        "by Open MPI's mpirun (mpirun -np {} hybridsim run ...); run it as one process, or "
-        "under mpirun",
-        opts.scenario, launch.launcher, launch.processes, launch.rank, launch.processes));
+  if (launch.processes > 1 && !launch.unreachable.empty()) {
+    throw InputError(fmt::format("{}: started by {} as {} processes (this is process {}), but {}",
+                                 opts.scenario, launch.launcher, launch.processes, launch.rank,
+                                 launch.unreachable));
   }
   // --quiet prints nothing but errors: the kernel's warnings (W505 and the like) included.
   if (opts.quiet) {

@@ -1,7 +1,9 @@
-// The traces and waveforms of a partitioned run. Under mpirun -np P the torus traffic
-// workload's transaction trace (--trace) and waveform (--vcd, with its GTKWave save and
-// filter files) are one file each, byte for byte the sequential run's: every partition traces
-// its own components and partition 0 merges them.
+// The traces, waveforms and launchers of a partitioned run. Under mpirun -np P the torus
+// traffic workload's transaction trace (--trace) and waveform (--vcd, with its GTKWave save
+// and filter files) are one file each, byte for byte the sequential run's: every partition
+// traces its own components and partition 0 merges them. Under srun, a run that Open MPI can
+// reach (srun --mpi=pmix) runs partitioned; one it cannot (no PMIx) is refused, saying how to
+// start it, before anything is written.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -134,4 +136,31 @@ TEST(ParallelOutputs, PartitionWaveformsMergeIntoOne) {
               std::string::npos)
         << e.what();
   }
+}
+
+// What srun sets for a job step of several tasks, without a cluster: with no PMIx server (srun
+// --mpi=none or --mpi=pmi2, which Debian's Open MPI cannot use) the run is refused before
+// anything is written, naming the command that works; a PMI launcher other than Open MPI's
+// likewise.
+TEST(ParallelOutputs, SrunWithoutPmixIsRefusedNamingTheCommandThatWorks) {
+  const std::string report = write_temp_file("srun_kept.json", "kept\n");
+  const std::string step =
+      "env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK SLURM_STEP_ID=0 "
+      "SLURM_STEP_NUM_TASKS=4 SLURM_PROCID=0 ";
+  const std::string run = hybridsim_bin() + " run " + kSmall + "--report " + report + " 2>&1";
+  CliResult r = run_shell(step + "SLURM_MPI_TYPE=pmi2 " + run);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("started by srun as 4 processes (this is process 0), but srun started "
+                          "it without PMIx (--mpi=pmi2)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("srun --mpi=pmix -n 4 hybridsim run"), std::string::npos) << r.output;
+  r = run_shell(step + run);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("without PMIx (no PMIx server in its environment)"), std::string::npos)
+      << r.output;
+  r = run_shell("env -u OMPI_COMM_WORLD_SIZE -u SLURM_STEP_ID PMI_SIZE=2 PMI_RANK=1 " + run);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("start it with mpirun -np 2"), std::string::npos) << r.output;
+  EXPECT_EQ(file_text(report), "kept\n");
 }

@@ -1,7 +1,8 @@
 // The Slurm backend against a real single-node Slurm (slurmctld, slurmd, munged from
 // Debian's packages on 127.0.0.1): a sweep submitted as a job array gives exactly the
 // results of the same sweep run locally; a detached sweep is gathered by `collect`; a
-// failing point is recorded; sbatch's refusals are reported.
+// failing point is recorded; sbatch's refusals are reported. A run started by
+// `srun --mpi=pmix -n P` runs partitioned.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -133,4 +134,35 @@ TEST_F(SlurmSweep, PointsOfAJobThatEndsWithoutThemAreRecordedAsLostAndRunAgain) 
   r = hybridsim("sweep " + spec + " --backend slurm --chunk 3 --poll 0.2 --out " + out);
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("6 passed, 0 failed"), std::string::npos) << r.output;
+}
+
+namespace {
+
+// A small torus under uniform traffic.
+const char* kTorus =
+    "torus_traffic --set torus.network.x=4 --set torus.network.y=2 --set torus.network.z=2 "
+    "--set workload.warmup=300 --set workload.duration=700 --quiet";
+
+Json without_run(const std::string& path) {
+  Json r = Json::parse(file_text(path));
+  r.erase("run");
+  return r;
+}
+
+}  // namespace
+
+TEST_F(SlurmSweep, SrunWithPmixRunsOneSimulationPartitioned) {
+  const std::string seq = temp_path("srun_seq.json"), par = temp_path("srun_par.json");
+  auto r = hybridsim(std::string("run ") + kTorus + " --report " + seq);
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = hs::testing::run_shell("timeout 120 srun --mpi=pmix -n 2 " + hs::testing::hybridsim_bin() +
+                             " run " + kTorus + " --report " + par + " 2>&1");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(Json::parse(file_text(par))["run"]["partitions"], 2);
+  EXPECT_EQ(without_run(seq), without_run(par));
+  // Without PMIx Open MPI cannot reach the other task: refused, saying how to start it.
+  r = hs::testing::run_shell("timeout 120 srun --mpi=pmi2 -n 2 " + hs::testing::hybridsim_bin() +
+                             " run " + kTorus + " 2>&1");
+  EXPECT_NE(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("srun --mpi=pmix -n 2 hybridsim run"), std::string::npos) << r.output;
 }
