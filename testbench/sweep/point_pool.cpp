@@ -59,7 +59,7 @@ struct Running {
 };
 
 pid_t start_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& store,
-                  const std::string& self) {
+                  const std::string& self, PointLauncher launcher) {
   std::vector<std::string> args = {self,          "run",
                                    spec.scenario, "--quiet",
                                    "--seed",      std::to_string(p.seed),
@@ -72,7 +72,8 @@ pid_t start_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& 
   store.mark_started(p.key);
   StartOptions options;
   options.env = {"SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1"};
-  return start_logged(args, store.log_path(p.key), options);
+  return start_logged(point_command(spec.processes, launcher, std::move(args)),
+                      store.log_path(p.key), options);
 }
 
 PointRecord finish_point(const SweepSpec& spec, const SweepPoint& p, const PointStore& store,
@@ -106,6 +107,21 @@ PointRecord finish_point(const SweepSpec& spec, const SweepPoint& p, const Point
 
 }  // namespace
 
+std::vector<std::string> point_command(int processes, PointLauncher launcher,
+                                       std::vector<std::string> run_args) {
+  if (processes <= 1) return run_args;
+  const std::string n = std::to_string(processes);
+  // Several points may run at once: mpirun must not pin each one's processes to the same
+  // first cores, and srun's steps share the allocation's CPUs (--exact) rather than each
+  // waiting for all of them.
+  std::vector<std::string> cmd =
+      launcher == PointLauncher::Slurm
+          ? std::vector<std::string>{"srun", "--ntasks=" + n, "--mpi=pmix", "--exact"}
+          : std::vector<std::string>{"mpirun", "-np", n, "--bind-to", "none"};
+  cmd.insert(cmd.end(), run_args.begin(), run_args.end());
+  return cmd;
+}
+
 std::string first_error_line(const std::string& log_path) {
   std::ifstream in(log_path);
   std::string line, last;
@@ -118,7 +134,7 @@ std::string first_error_line(const std::string& log_path) {
 
 void run_points(const SweepSpec& spec, const std::vector<SweepPoint>& points,
                 const PointStore& store, const std::string& self, int jobs,
-                const std::function<void(const PoolStatus&)>& on_change) {
+                const std::function<void(const PoolStatus&)>& on_change, PointLauncher launcher) {
   StopOnSignals stop_guard;
   std::map<pid_t, Running> running;
   PoolStatus status;
@@ -126,7 +142,7 @@ void run_points(const SweepSpec& spec, const std::vector<SweepPoint>& points,
   bool children_stopped = false;
   while ((next < points.size() && !g_stop) || !running.empty()) {
     while (next < points.size() && !g_stop && running.size() < static_cast<size_t>(jobs)) {
-      const pid_t pid = start_point(spec, points[next], store, self);
+      const pid_t pid = start_point(spec, points[next], store, self, launcher);
       running[pid] = Running{&points[next], Clock::now()};
       ++next;
     }

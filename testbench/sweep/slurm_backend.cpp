@@ -149,7 +149,13 @@ SlurmJob submit_to_slurm(const SweepSpec& spec, const std::vector<SweepPoint>& p
   std::string script = "#!/bin/bash\n#SBATCH --job-name=hybridsim-sweep\n";
   script += fmt::format("#SBATCH --array=0-{}\n", job.tasks - 1);
   script += fmt::format("#SBATCH --output={}/task-%a.out\n", job.submit_dir);
-  script += fmt::format("#SBATCH --cpus-per-task={}\n", opts.jobs);
+  if (spec.processes > 1) {
+    // Each of the task's points at once runs as srun --ntasks=P: P tasks of one CPU apiece.
+    script += fmt::format("#SBATCH --ntasks={}\n", spec.processes * opts.jobs);
+    script += "#SBATCH --cpus-per-task=1\n";
+  } else {
+    script += fmt::format("#SBATCH --cpus-per-task={}\n", opts.jobs);
+  }
   if (!opts.partition.empty()) script += fmt::format("#SBATCH --partition={}\n", opts.partition);
   if (!opts.time_limit.empty()) script += fmt::format("#SBATCH --time={}\n", opts.time_limit);
   script += fmt::format("exec {} sweep-task {} --task \"$SLURM_ARRAY_TASK_ID\"\n",
@@ -286,21 +292,28 @@ int run_slurm_task(const std::string& tasks_file, size_t task, const std::string
     mine.push_back(all[i]);
   }
   const char* cpus = std::getenv("SLURM_CPUS_PER_TASK");
-  const int jobs = cpus ? std::max(1, std::atoi(cpus)) : 1;
+  const char* ntasks = std::getenv("SLURM_NTASKS");
+  const int jobs = spec.processes > 1
+                       ? std::max(1, (ntasks ? std::atoi(ntasks) : 1) / spec.processes)
+                   : cpus ? std::max(1, std::atoi(cpus))
+                          : 1;
   // The submission folder names the attempt, for the submitter's count of running points.
   const PointStore store(dir, fs::path(tasks_file).parent_path().filename().string());
   std::printf("hybridsim sweep-task %zu: %zu points, %d at a time, on %s\n", task, mine.size(),
               jobs, host_name().c_str());
   size_t reported = 0;
   PoolStatus last;
-  run_points(spec, mine, store, self, jobs, [&](const PoolStatus& s) {
-    last = s;
-    if (s.done > reported) {
-      reported = s.done;
-      std::printf("  %zu/%zu finished, %zu failed\n", s.done, mine.size(), s.failed);
-      std::fflush(stdout);
-    }
-  });
+  run_points(
+      spec, mine, store, self, jobs,
+      [&](const PoolStatus& s) {
+        last = s;
+        if (s.done > reported) {
+          reported = s.done;
+          std::printf("  %zu/%zu finished, %zu failed\n", s.done, mine.size(), s.failed);
+          std::fflush(stdout);
+        }
+      },
+      PointLauncher::Slurm);
   if (last.interrupted) {
     std::printf("  interrupted (time limit or scancel): the points not recorded will be lost\n");
     return kInterruptedExit;

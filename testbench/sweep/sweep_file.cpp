@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "testbench/runner/parallel_run.h"
 #include "testbench/runner/scenario_file.h"
 #include "testbench/sweep/value_range.h"
 #include "tlm/common/errors.h"
@@ -30,8 +31,8 @@ std::string fnv1a_hex(const std::string& text) {
   return fmt::format("{:016x}", h);
 }
 
-const std::set<std::string> kFields = {"scenario", "fixed", "params", "zip",   "seeds",
-                                       "repeats",  "seed",  "stats",  "sample"};
+const std::set<std::string> kFields = {"scenario", "fixed", "params", "zip",    "seeds",
+                                       "repeats",  "seed",  "stats",  "sample", "processes"};
 
 // SplitMix64: a well-mixed 64-bit value from a counter, so point i's draw needs no state
 // from points before it.
@@ -47,6 +48,32 @@ uint64_t seed_value(const Json& v, const std::string& where) {
     throw InputError(fmt::format("{} must be a non-negative integer, got {}", where, v.dump()));
   }
   return v.get<uint64_t>();
+}
+
+// "processes": P, a whole number from 1 to kMaxProcesses; above 1 only for a scenario whose
+// workload runs partitioned, which is checked here rather than in every point's log.
+void read_processes(const Json& j, const std::string& file, SweepSpec& s) {
+  if (!j.contains("processes")) return;
+  constexpr int kMaxProcesses = 4096;
+  const Json& v = j["processes"];
+  const double p = v.is_number() ? v.get<double>() : 0;
+  if (!v.is_number() || p != static_cast<double>(static_cast<int64_t>(p)) || p < 1 ||
+      p > kMaxProcesses) {
+    throw InputError(fmt::format(
+        "{}: 'processes' must be a whole number of processes from 1 to {} (each point runs "
+        "partitioned over them), got {}",
+        file, kMaxProcesses, v.dump()));
+  }
+  s.processes = static_cast<int>(p);
+  if (s.processes == 1 || s.scenario.empty()) return;
+  const std::string workload = runner::load_scenario(runner::resolve_scenario(s.scenario)).workload;
+  const auto& ok = runner::partitionable_workloads();
+  if (std::find(ok.begin(), ok.end(), workload) == ok.end()) {
+    throw InputError(fmt::format(
+        "{}: 'processes': {}: the scenario's workload {} does not run partitioned over "
+        "processes (those that do: {}); leave 'processes' out to run each point as one process",
+        file, s.processes, workload, fmt::join(ok, ", ")));
+  }
 }
 
 // "sample": {"points": N, "draw": D}: N points drawn at random (1 to a million).
@@ -268,7 +295,8 @@ Json SweepSpec::to_json() const {
           {"axes", axes_json},
           {"seeds", seeds},
           {"stats", stats},
-          {"sample", {{"points", sample_points}, {"draw", sample_draw}}}};
+          {"sample", {{"points", sample_points}, {"draw", sample_draw}}},
+          {"processes", processes}};
 }
 
 SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
@@ -294,6 +322,8 @@ SweepSpec SweepSpec::from_json(const Json& j, const std::string& where) {
     s.stats = j.at("stats").get<std::vector<std::string>>();
     s.sample_points = j.at("sample").at("points").get<size_t>();
     s.sample_draw = j.at("sample").at("draw").get<uint64_t>();
+    s.processes = j.value("processes", 1);
+    if (s.processes < 1) throw std::out_of_range("processes");
     if (s.sampled() && s.seeds.size() != 1) throw std::out_of_range("seeds");
     if (s.seeds.empty()) throw std::out_of_range("seeds");
     s.check_point_count(where);
@@ -347,7 +377,7 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
     if (!kFields.count(k)) {
       problems.add(fmt::format(
           "{}: unknown sweep field '{}' (fields: scenario, fixed, params, zip, seeds, repeats, "
-          "seed, stats, sample)",
+          "seed, stats, sample, processes)",
           path, k));
     }
   }
@@ -390,6 +420,7 @@ SweepSpec read_sweep(const std::string& path, InputProblems& problems) {
     if (s.fixed.contains(n)) problems.add(fmt::format("{}: '{}' is both fixed and swept", path, n));
   }
   read_sample(j, path, s, problems);
+  problems.attempt([&] { read_processes(j, path, s); });
   if (s.sampled()) {
     uint64_t first = 1;
     problems.attempt([&] {

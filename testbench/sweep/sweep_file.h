@@ -60,6 +60,10 @@ struct SweepSpec {
   // Sampled sweeps: the number of points drawn (0: axes crossed) and the draw's seed.
   size_t sample_points = 0;
   uint64_t sample_draw = 1;
+  // "processes": P runs each point as one simulation partitioned over P processes
+  // (docs/parallel.md): mpirun -np P locally, srun -n P on Slurm. Not part of a point's key:
+  // a point's results do not depend on it.
+  int processes = 1;
   bool sampled() const { return sample_points > 0; }
 
   // Swept parameter names, axis by axis (a zipped axis contributes all its names).

@@ -3,7 +3,7 @@
 // and filter files) are one file each, byte for byte the sequential run's: every partition
 // traces its own components and partition 0 merges them. Under srun, a run that Open MPI can
 // reach (srun --mpi=pmix) runs partitioned; one it cannot (no PMIx) is refused, saying how to
-// start it, before anything is written.
+// start it, before anything is written. A sweep's points of P processes run under mpirun.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -163,4 +163,56 @@ TEST(ParallelOutputs, SrunWithoutPmixIsRefusedNamingTheCommandThatWorks) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("start it with mpirun -np 2"), std::string::npos) << r.output;
   EXPECT_EQ(file_text(report), "kept\n");
+}
+
+// A sweep's "processes": P runs each point under mpirun -np P (the local backend), with the
+// results of the same sweep run point by point as one process; a value that is not a count,
+// or a scenario whose workload does not run partitioned, is refused before anything runs.
+TEST(ParallelOutputs, ASweepOfPartitionedPointsGivesTheResultsOfOneProcessPerPoint) {
+  const std::string points =
+      R"("scenario": "torus_traffic",
+         "fixed": {"torus.network.x": 4, "torus.network.y": 2, "torus.network.z": 2,
+                   "workload.warmup": 300, "workload.duration": 700},
+         "params": {"workload.load": [0.2, 0.6]},
+         "stats": ["simulated_time_ns", "results:packets_delivered", "results:mean_latency_ns"])";
+  const std::string one = write_temp_file("sweep_one.json", "{" + points + "}");
+  const std::string two = write_temp_file("sweep_two.json", "{" + points + R"(, "processes": 2})");
+  const std::string out1 = temp_path("sweep_one_out"), out2 = temp_path("sweep_two_out");
+  fs::remove_all(out1);
+  fs::remove_all(out2);
+  const std::string root = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ";
+  CliResult r = run_shell(hybridsim_bin() + " sweep " + one + " --quiet --out " + out1 + " 2>&1");
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = run_shell(root + hybridsim_bin() + " sweep " + two + " --quiet --jobs 1 --out " + out2 +
+                " 2>&1");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(file_text(out1 + "/results.csv"), file_text(out2 + "/results.csv"));
+  // Each point ran as two partitions.
+  size_t partitioned = 0;
+  for (const auto& f : fs::recursive_directory_iterator(out2)) {
+    if (f.path().extension() == ".json" &&
+        file_text(f.path().string()).find("\"partitions\": 2") != std::string::npos) {
+      ++partitioned;
+    }
+  }
+  EXPECT_EQ(partitioned, 2u);
+
+  for (const char* bad : {"0", "2.5", "\"4\"", "5000"}) {
+    const std::string file =
+        write_temp_file("sweep_bad.json", "{" + points + ", \"processes\": " + bad + "}");
+    r = run_shell(hybridsim_bin() + " sweep " + file + " --dry-run --out " +
+                  temp_path("sweep_bad_out") + " 2>&1");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("'processes' must be a whole number of processes from 1 to 4096"),
+              std::string::npos)
+        << bad << ": " << r.output;
+  }
+  const std::string hybrid = write_temp_file(
+      "sweep_hybrid.json",
+      R"({"scenario": "default", "params": {"node0.pcie0.lanes": [4, 8]}, "processes": 2})");
+  r = run_shell(hybridsim_bin() + " sweep " + hybrid + " --dry-run --out " +
+                temp_path("sweep_hybrid_out") + " 2>&1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("does not run partitioned over processes"), std::string::npos)
+      << r.output;
 }

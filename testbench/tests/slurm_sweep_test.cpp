@@ -2,9 +2,10 @@
 // Debian's packages on 127.0.0.1): a sweep submitted as a job array gives exactly the
 // results of the same sweep run locally; a detached sweep is gathered by `collect`; a
 // failing point is recorded; sbatch's refusals are reported. A run started by
-// `srun --mpi=pmix -n P` runs partitioned.
+// `srun --mpi=pmix -n P` runs partitioned, and a sweep's points of P processes run so.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -165,4 +166,32 @@ TEST_F(SlurmSweep, SrunWithPmixRunsOneSimulationPartitioned) {
                              " run " + kTorus + " 2>&1");
   EXPECT_NE(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("srun --mpi=pmix -n 2 hybridsim run"), std::string::npos) << r.output;
+}
+
+TEST_F(SlurmSweep, PointsOfTwoProcessesRunUnderSrunWithTheLocalResults) {
+  const auto spec = write_temp_file("slurm_torus.json", R"({"scenario": "torus_traffic",
+    "fixed": {"torus.network.x": 4, "torus.network.y": 2, "torus.network.z": 2,
+              "workload.warmup": 300, "workload.duration": 700},
+    "params": {"workload.load": [0.2, 0.6]}, "processes": 2,
+    "stats": ["simulated_time_ns", "results:packets_delivered", "results:mean_latency_ns"]})");
+  const std::string local = temp_path("torus_local"), cluster = temp_path("torus_slurm");
+  // The local sweep runs each point under mpirun, which refuses root unless told it may.
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  auto r = hybridsim("sweep " + spec + " --quiet --out " + local);
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = hybridsim("sweep " + spec + " --backend slurm --partition " + slurm_->partition() +
+                " --time 5 --poll 0.2 --out " + cluster);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(file_text(cluster + "/results.csv"), file_text(local + "/results.csv"));
+  const std::string script = file_text(cluster + "/slurm/submit-1/job.sh");
+  EXPECT_NE(script.find("#SBATCH --ntasks=2\n"), std::string::npos) << script;
+  size_t partitioned = 0;
+  for (const auto& f : fs::recursive_directory_iterator(cluster)) {
+    if (f.path().extension() == ".json" &&
+        file_text(f.path().string()).find("\"partitions\": 2") != std::string::npos) {
+      ++partitioned;
+    }
+  }
+  EXPECT_EQ(partitioned, 2u);
 }
