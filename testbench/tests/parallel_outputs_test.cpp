@@ -89,6 +89,15 @@ TEST(ParallelOutputs, TraceAndWaveformOfBoxesWithCrcErrorsAreTheSequentialRuns) 
                       {2, 4});
 }
 
+// Under a heavy load routers arbitrate for the instant they freed a buffer in: actions queued
+// for the same instant, whose order no single partition sees whole.
+TEST(ParallelOutputs, TraceOfAHeavilyLoadedTorusIsTheSequentialRuns) {
+  expect_same_outputs(
+      "torus_traffic --set torus.network.x=4 --set torus.network.y=4 --set torus.network.z=4 "
+      "--set workload.load=0.8 --set workload.warmup=300 --set workload.duration=900",
+      {2, 3});
+}
+
 TEST(ParallelOutputs, AWindowedTraceOfSomeTracksIsTheSequentialRuns) {
   expect_same_outputs(kSmall + "--trace-start 200ns --trace-end 600ns --trace-only '*link +x*'",
                       {3});

@@ -37,6 +37,7 @@ class EventHeap : private TimelineLane {
   void post_keyed(const Order& key, const Action& a) {
     if (timeline_.dispatching() && key.at == hs::now().value()) {
       now_queue_.push_back(Entry{key, a});
+      if (Timeline::now_paths_kept()) now_paths_.push_back(timeline_.next_path());
       return;
     }
     heap_.push(Entry{key, a});
@@ -62,6 +63,7 @@ class EventHeap : private TimelineLane {
     while (!heap_.empty() && heap_.top().key.at <= now && (!limited || heap_.top().key < limit)) {
       const Entry e = heap_.pop();
       current = e.key;
+      if (Timeline::now_paths_kept()) timeline_.run_path(e.key);
       ++ran;
       handler_(e.action);
     }
@@ -73,10 +75,12 @@ class EventHeap : private TimelineLane {
     while (now_head_ < now_queue_.size()) {
       const Entry e = now_queue_[now_head_++];
       current = e.key;
+      if (Timeline::now_paths_kept()) timeline_.run_path(std::move(now_paths_[now_head_ - 1]));
       ++ran;
       handler_(e.action);
     }
     now_queue_.clear();
+    now_paths_.clear();
     now_head_ = 0;
     handled_ += ran;
     return ran;
@@ -85,7 +89,8 @@ class EventHeap : private TimelineLane {
   Handler handler_;
   Timeline& timeline_;
   OrderedHeap<Entry> heap_;
-  std::vector<Entry> now_queue_;  // actions posted for the instant being dispatched
+  std::vector<Entry> now_queue_;                  // actions posted for the instant being dispatched
+  std::vector<std::vector<uint64_t>> now_paths_;  // their paths (Timeline::keep_now_paths)
   size_t now_head_ = 0;
   uint64_t handled_ = 0;
 };

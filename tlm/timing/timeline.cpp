@@ -47,9 +47,10 @@ Timeline& Timeline::instance() {
   return *timeline;
 }
 
-int Timeline::position(Order& entry) {
+int Timeline::position(Order& entry, const std::vector<uint64_t>** path) {
   if (!built || !built->dispatching_) return 2;
   entry = built->current_;
+  if (path) *path = &built->path_;
   return built->in_now_queue_ ? 1 : 0;
 }
 

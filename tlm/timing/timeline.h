@@ -131,9 +131,31 @@ class Timeline {
   // Where the kernel's run stands in the order, for what a partitioned run merges in the
   // sequential run's order (the transaction trace): 0 while an entry due now runs (`entry`:
   // its order), 1 while a lane's "now" queue runs (`entry`: the order its action was posted
-  // with), 2 anywhere else (elaboration, processes an alarm woke, delta cycles). Builds no
-  // timeline if there is none.
-  static int position(Order& entry);
+  // with; `path`: its place in the queue, see keep_now_paths), 2 anywhere else (elaboration,
+  // processes an alarm woke, delta cycles). Builds no timeline if there is none.
+  static int position(Order& entry, const std::vector<uint64_t>** path = nullptr);
+  // Asks every lane to give each action it puts in its "now" queue its place in that queue's
+  // order, which no single partition sees whole: the entry at its root (tie and origin of the
+  // entry of the instant's first round that posted it, or posted the action that did), then
+  // its position among each poster's posts. A queue runs in the order of (length, path). The
+  // partitioned trace asks before the model is built; nothing else pays for it.
+  static void keep_now_paths() { paths_kept_ = true; }
+  static bool now_paths_kept() { return paths_kept_; }
+  // An entry (`first_round`: of the first round) or a queued action with `path` starts.
+  void run_path(const Order& first_round) {
+    path_.assign({first_round.tie, first_round.origin});
+    path_posts_ = 0;
+  }
+  void run_path(std::vector<uint64_t> path) {
+    path_ = std::move(path);
+    path_posts_ = 0;
+  }
+  // The path of an action the running one posts to a "now" queue.
+  std::vector<uint64_t> next_path() {
+    std::vector<uint64_t> p = path_;
+    p.push_back(path_posts_++);
+    return p;
+  }
 
  private:
   friend class Alarm;
@@ -164,6 +186,9 @@ class Timeline {
   bool dispatching_ = false, in_now_queue_ = false;
   uint64_t first_round_done_at_ = UINT64_MAX;
   Noise* noise_ = nullptr;  // the test hook's events, when on
+  static inline bool paths_kept_ = false;
+  std::vector<uint64_t> path_;  // of the entry or queued action running (keep_now_paths)
+  uint64_t path_posts_ = 0;
 };
 
 // A wake-up for a process: next_trigger(alarm.event()) or wait(alarm.event()) after ring_in.

@@ -280,13 +280,14 @@ void TransactionTrace::count(int counter, const sc_core::sc_time& at, double val
 }
 
 // A partitioned run's records. Each: its place in the run's order (time; 0 for elaboration, 1
-// for an entry of the timeline, 2 for an action of a "now" queue, 3 for anything else; the
-// entry's order), then the call: op, track, two times, key, value, a flag (args or unit
-// given), a name and a text (args as JSON, a label or a unit).
+// for an entry of the timeline, 2 for an action of a "now" queue, 3 for anything else; then
+// the entry's order, tie and origin, or the action's path in its queue, length first: see
+// Timeline::keep_now_paths), then the call: op, track, two times, key, value, a flag (args or
+// unit given), a name and a text (args as JSON, a label or a unit).
 struct TransactionTrace::Record {
   uint64_t at = 0;
   uint8_t phase = 0;
-  uint64_t tie = 0, origin = 0;
+  std::vector<uint64_t> order;
   Op op = Op::Process;
   int32_t track = 0;
   uint64_t t0 = 0, t1 = 0, key = 0;
@@ -294,7 +295,7 @@ struct TransactionTrace::Record {
   bool flag = false;
   std::string name, text;
   bool operator<(const Record& o) const {
-    return std::tie(at, phase, tie, origin) < std::tie(o.at, o.phase, o.tie, o.origin);
+    return std::tie(at, phase, order) < std::tie(o.at, o.phase, o.order);
   }
 };
 
@@ -302,20 +303,27 @@ void TransactionTrace::record_partition(bool writer) {
   if (!enabled_) return;
   recording_ = true;
   writer_ = writer;
+  Timeline::keep_now_paths();
 }
 
 void TransactionTrace::keep(Op op, int track, const std::string& name, const sc_core::sc_time& t0,
                             const sc_core::sc_time& t1, uint64_t key, double value, bool flag,
                             const std::string& text) {
   Order entry;
+  const std::vector<uint64_t>* path = nullptr;
   uint8_t phase = 0;
   if (sc_core::sc_start_of_simulation_invoked()) {
-    phase = static_cast<uint8_t>(Timeline::position(entry) + 1);
+    phase = static_cast<uint8_t>(Timeline::position(entry, &path) + 1);
+  }
+  std::vector<uint64_t> order;
+  if (phase == 1) order = {entry.tie, entry.origin};
+  if (phase == 2) {
+    order = {path->size()};
+    order.insert(order.end(), path->begin(), path->end());
   }
   records_.put<uint64_t>(sc_core::sc_time_stamp().value());
   records_.put<uint8_t>(phase);
-  records_.put<uint64_t>(phase == 1 || phase == 2 ? entry.tie : 0);
-  records_.put<uint64_t>(phase == 1 || phase == 2 ? entry.origin : 0);
+  records_.put_vector(order);
   records_.put<uint8_t>(static_cast<uint8_t>(op));
   records_.put<int32_t>(track);
   records_.put<uint64_t>(t0.value());
@@ -375,8 +383,7 @@ void TransactionTrace::replay(const std::vector<std::vector<uint8_t>>& partition
       Record r;
       r.at = in.get<uint64_t>();
       r.phase = in.get<uint8_t>();
-      r.tie = in.get<uint64_t>();
-      r.origin = in.get<uint64_t>();
+      r.order = in.get_vector<uint64_t>();
       r.op = static_cast<Op>(in.get<uint8_t>());
       r.track = in.get<int32_t>();
       r.t0 = in.get<uint64_t>();
