@@ -281,8 +281,9 @@ void TransactionTrace::count(int counter, const sc_core::sc_time& at, double val
 
 // A partitioned run's records. Each: its place in the run's order (time; 0 for elaboration, 1
 // for an entry of the timeline, 2 for an action of a "now" queue, 3 for anything else; then
-// the entry's order, tie and origin, or the action's path in its queue, length first: see
-// Timeline::keep_now_paths), then the call: op, track, two times, key, value, a flag (args or
+// for elaboration the number of processes declared so far, for an entry its order, tie and
+// origin, for an action its path in its queue, length first: see Timeline::keep_now_paths),
+// then the call: op, track, two times, key, value, a flag (args or
 // unit given), a name and a text (args as JSON, a label or a unit).
 struct TransactionTrace::Record {
   uint64_t at = 0;
@@ -299,7 +300,16 @@ struct TransactionTrace::Record {
   }
 };
 
+namespace {
+// Elaboration is ordered by the processes declared so far: every partition declares every
+// node's process, in the sequential run's order (a machine names the nodes another partition
+// builds too), so what a partition makes while building its own node keeps that node's place
+// among the others'.
+uint64_t processes_declared = 0;
+}  // namespace
+
 void TransactionTrace::record_partition(bool writer) {
+  processes_declared = 0;
   if (!enabled_) return;
   recording_ = true;
   writer_ = writer;
@@ -316,6 +326,7 @@ void TransactionTrace::keep(Op op, int track, const std::string& name, const sc_
     phase = static_cast<uint8_t>(Timeline::position(entry, &path) + 1);
   }
   std::vector<uint64_t> order;
+  if (phase == 0) order = {op == Op::Process ? ++processes_declared : processes_declared};
   if (phase == 1) order = {entry.tie, entry.origin};
   if (phase == 2) {
     order = {path->size()};
