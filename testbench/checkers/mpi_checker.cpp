@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "tlm/check/checker.h"
+#include "tlm/kernel/now.h"
 
 namespace hs::checkers {
 
@@ -118,9 +119,76 @@ std::deque<MpiChecker::Message>& MpiChecker::pair(int src, int dest) {
   return pairs_[{src, dest}];
 }
 
-std::vector<uint8_t> MpiChecker::read(int rank, uint64_t addr, size_t len) const {
-  std::vector<uint8_t> v(len);
-  if (len > 0) peek_(rank, addr, v.data(), len);
+MpiChecker::Span MpiChecker::reads(const mpi::CollectiveCall& call, int rank, size_t p,
+                                   bool at_end) {
+  const auto span = [](uint64_t addr, size_t len) { return Span{addr, len}; };
+  if (!at_end) {  // the inputs, read as the rank enters the call
+    switch (call.kind) {
+      case Collective::Barrier:
+        return {};
+      case Collective::Bcast:
+        return rank == call.root ? span(call.recv, call.bytes) : Span{};
+      case Collective::Reduce:
+      case Collective::Allreduce:
+      case Collective::Allgather:
+      case Collective::Gather:
+      case Collective::Gatherv:
+      case Collective::Allgatherv:
+      case Collective::Scan:
+      case Collective::Exscan:
+        return span(call.send, call.bytes);
+      case Collective::Alltoall:
+      case Collective::ReduceScatterBlock:
+        return span(call.send, p * call.bytes);
+      case Collective::Scatter:
+        return rank == call.root ? span(call.send, p * call.bytes) : Span{};
+      case Collective::Scatterv:
+        return rank == call.root ? span(call.send, extent(call.send_counts, call.send_displs))
+                                 : Span{};
+      case Collective::ReduceScatter: {
+        size_t total = 0;
+        for (uint32_t n : call.recv_counts) total += n;
+        return span(call.send, total);
+      }
+      case Collective::Alltoallv:
+        return span(call.send, extent(call.send_counts, call.send_displs));
+    }
+    return {};
+  }
+  switch (call.kind) {  // the results, read as the rank leaves it
+    case Collective::Barrier:
+      return {};
+    case Collective::Bcast:
+    case Collective::Allreduce:
+    case Collective::Scatter:
+    case Collective::Scatterv:
+    case Collective::ReduceScatterBlock:
+    case Collective::Scan:
+      return span(call.recv, call.bytes);
+    case Collective::Exscan:
+      return rank > 0 ? span(call.recv, call.bytes) : Span{};
+    case Collective::ReduceScatter:
+      return span(call.recv, call.recv_counts[static_cast<size_t>(rank)]);
+    case Collective::Reduce:
+    case Collective::Gather:
+      if (rank != call.root) return {};
+      return span(call.recv, call.kind == Collective::Gather ? p * call.bytes : call.bytes);
+    case Collective::Gatherv:
+      return rank == call.root ? span(call.recv, extent(call.recv_counts, call.recv_displs))
+                               : Span{};
+    case Collective::Allgather:
+    case Collective::Alltoall:
+      return span(call.recv, p * call.bytes);
+    case Collective::Allgatherv:
+    case Collective::Alltoallv:
+      return span(call.recv, extent(call.recv_counts, call.recv_displs));
+  }
+  return {};
+}
+
+std::vector<uint8_t> MpiChecker::read(int rank, Span s) const {
+  std::vector<uint8_t> v(s.len);
+  if (s.len > 0) peek_(rank, s.addr, v.data(), s.len);
   return v;
 }
 
@@ -217,45 +285,7 @@ void MpiChecker::collective_begin(int world_rank, const mpi::CollectiveCall& cal
   c.calls[r] = call;
   c.begun[r] = true;
   ++c.begun_count;
-  const size_t p = c.world.size();
-  switch (call.kind) {
-    case Collective::Barrier:
-      break;
-    case Collective::Bcast:
-      if (rank == call.root) c.in[r] = read(world_rank, call.recv, call.bytes);
-      break;
-    case Collective::Reduce:
-    case Collective::Allreduce:
-    case Collective::Allgather:
-    case Collective::Gather:
-    case Collective::Gatherv:
-    case Collective::Allgatherv:
-    case Collective::Scan:
-    case Collective::Exscan:
-      c.in[r] = read(world_rank, call.send, call.bytes);
-      break;
-    case Collective::Alltoall:
-    case Collective::ReduceScatterBlock:
-      c.in[r] = read(world_rank, call.send, p * call.bytes);
-      break;
-    case Collective::Scatter:
-      if (rank == call.root) c.in[r] = read(world_rank, call.send, p * call.bytes);
-      break;
-    case Collective::Scatterv:
-      if (rank == call.root) {
-        c.in[r] = read(world_rank, call.send, extent(call.send_counts, call.send_displs));
-      }
-      break;
-    case Collective::ReduceScatter: {
-      size_t total = 0;
-      for (uint32_t n : call.recv_counts) total += n;
-      c.in[r] = read(world_rank, call.send, total);
-      break;
-    }
-    case Collective::Alltoallv:
-      c.in[r] = read(world_rank, call.send, extent(call.send_counts, call.send_displs));
-      break;
-  }
+  c.in[r] = read(world_rank, reads(call, rank, c.world.size(), false));
 }
 
 void MpiChecker::collective_end(int world_rank, const mpi::CollectiveCall& call) {
@@ -274,44 +304,7 @@ void MpiChecker::collective_end(int world_rank, const mpi::CollectiveCall& call)
                           "entered it",
                           call.call, rank, c.begun_count, n));
   }
-  switch (call.kind) {
-    case Collective::Barrier:
-      break;
-    case Collective::Bcast:
-    case Collective::Allreduce:
-    case Collective::Scatter:
-    case Collective::Scatterv:
-    case Collective::ReduceScatterBlock:
-    case Collective::Scan:
-      c.out[r] = read(world_rank, call.recv, call.bytes);
-      break;
-    case Collective::Exscan:
-      if (rank > 0) c.out[r] = read(world_rank, call.recv, call.bytes);
-      break;
-    case Collective::ReduceScatter:
-      c.out[r] = read(world_rank, call.recv, call.recv_counts[r]);
-      break;
-    case Collective::Reduce:
-    case Collective::Gather:
-      if (rank == call.root) {
-        c.out[r] = read(world_rank, call.recv,
-                        call.kind == Collective::Gather ? p * call.bytes : call.bytes);
-      }
-      break;
-    case Collective::Gatherv:
-      if (rank == call.root) {
-        c.out[r] = read(world_rank, call.recv, extent(call.recv_counts, call.recv_displs));
-      }
-      break;
-    case Collective::Allgather:
-    case Collective::Alltoall:
-      c.out[r] = read(world_rank, call.recv, p * call.bytes);
-      break;
-    case Collective::Allgatherv:
-    case Collective::Alltoallv:
-      c.out[r] = read(world_rank, call.recv, extent(call.recv_counts, call.recv_displs));
-      break;
-  }
+  c.out[r] = read(world_rank, reads(call, rank, p, true));
   c.ended[r] = true;
   if (++c.ended_count == n) {
     verify(call.call, c);
@@ -476,6 +469,166 @@ void MpiChecker::finish() {
       fmt::format("{} messages outstanding at the end of the run; the first: {}", open, first));
   HS_EXPECT(rule(mpi_rules::kResult), calls_.empty(), kComponent,
             fmt::format("{} collective calls did not finish on every rank", calls_.size()));
+}
+
+}  // namespace hs::checkers
+
+namespace hs::checkers {
+
+MpiTraceLog::MpiTraceLog(int ranks, MpiChecker::Peek peek)
+    : ranks_(ranks), peek_(std::move(peek)) {}
+
+void MpiTraceLog::add(Event e) {
+  e.at_ps = hs::now().value();
+  e.partition = 0;
+  events_.push_back(std::move(e));
+}
+
+void MpiTraceLog::sent(int rank, int dest, int ctx, int tag, uint32_t seq, uint32_t bytes) {
+  add(Event{0, 0, Kind::Sent, rank, dest, ctx, tag, seq, bytes, {}, {}});
+}
+
+void MpiTraceLog::matched(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) {
+  add(Event{0, 0, Kind::Matched, rank, src, ctx, tag, seq, bytes, {}, {}});
+}
+
+void MpiTraceLog::received(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) {
+  add(Event{0, 0, Kind::Received, rank, src, ctx, tag, seq, bytes, {}, {}});
+}
+
+void MpiTraceLog::collective_begin(int rank, const mpi::CollectiveCall& call) {
+  Event e{0, 0, Kind::Begin, rank, 0, 0, 0, 0, 0, call, {}};
+  e.call.user = nullptr;  // the checker never calls a user's operator
+  const auto& g = call.group;
+  const int r =
+      g.empty() ? rank : static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
+  const size_t p = g.empty() ? static_cast<size_t>(ranks_) : g.size();
+  if (static_cast<size_t>(r) < p) {
+    const MpiChecker::Span s = MpiChecker::reads(call, r, p, false);
+    e.data.resize(s.len);
+    if (s.len > 0) peek_(rank, s.addr, e.data.data(), s.len);
+  }
+  add(std::move(e));
+}
+
+void MpiTraceLog::collective_end(int rank, const mpi::CollectiveCall& call) {
+  Event e{0, 0, Kind::End, rank, 0, 0, 0, 0, 0, call, {}};
+  e.call.user = nullptr;
+  const auto& g = call.group;
+  const int r =
+      g.empty() ? rank : static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
+  const size_t p = g.empty() ? static_cast<size_t>(ranks_) : g.size();
+  if (static_cast<size_t>(r) < p) {
+    const MpiChecker::Span s = MpiChecker::reads(call, r, p, true);
+    e.data.resize(s.len);
+    if (s.len > 0) peek_(rank, s.addr, e.data.data(), s.len);
+  }
+  add(std::move(e));
+}
+
+Bytes MpiTraceLog::save() const {
+  ByteWriter w;
+  w.put<uint64_t>(events_.size());
+  for (const Event& e : events_) {
+    w.put(e.at_ps);
+    w.put(e.kind);
+    for (int v : {e.rank, e.other, e.ctx, e.tag}) w.put(v);
+    w.put(e.seq);
+    w.put(e.bytes);
+    w.put_vector(e.data);
+    if (e.kind != Kind::Begin && e.kind != Kind::End) continue;
+    const mpi::CollectiveCall& c = e.call;
+    w.put(c.kind);
+    w.put(c.call);
+    w.put(c.comm);
+    w.put_vector(c.group);
+    w.put(c.root);
+    w.put(c.op);
+    w.put(c.type);
+    w.put(c.send);
+    w.put(c.recv);
+    w.put(c.bytes);
+    for (const auto* v : {&c.send_counts, &c.send_displs, &c.recv_counts, &c.recv_displs}) {
+      w.put_vector(*v);
+    }
+    w.put(c.nonblocking);
+  }
+  return w.take();
+}
+
+void MpiTraceLog::merge(const Bytes& b) {
+  ByteReader r(b);
+  const int partition = logs_++;
+  const auto n = r.get<uint64_t>();
+  for (uint64_t i = 0; i < n; ++i) {
+    Event e;
+    e.partition = partition;
+    e.at_ps = r.get<uint64_t>();
+    e.kind = r.get<Kind>();
+    for (int* v : {&e.rank, &e.other, &e.ctx, &e.tag}) *v = r.get<int>();
+    e.seq = r.get<uint32_t>();
+    e.bytes = r.get<uint32_t>();
+    e.data = r.get_vector<uint8_t>();
+    if (e.kind == Kind::Begin || e.kind == Kind::End) {
+      mpi::CollectiveCall& c = e.call;
+      c.kind = r.get<Collective>();
+      c.call = r.get<uint64_t>();
+      c.comm = r.get<int>();
+      c.group = r.get_vector<int>();
+      c.root = r.get<int>();
+      c.op = r.get<mpi::Op>();
+      c.type = r.get<mpi::Datatype>();
+      c.send = r.get<uint64_t>();
+      c.recv = r.get<uint64_t>();
+      c.bytes = r.get<uint32_t>();
+      for (auto* v : {&c.send_counts, &c.send_displs, &c.recv_counts, &c.recv_displs}) {
+        *v = r.get_vector<uint32_t>();
+      }
+      c.nonblocking = r.get<bool>();
+    }
+    events_.push_back(std::move(e));
+  }
+  if (!r.done()) throw std::runtime_error("an MPI trace log has bytes left over");
+}
+
+void MpiTraceLog::replay(MpiChecker& checker) {
+  if (replayed_) return;
+  replayed_ = true;
+  // Each log is in time order already: a stable sort by time keeps partition order, then each
+  // partition's own order, among same-time events.
+  std::stable_sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) {
+    return a.at_ps != b.at_ps ? a.at_ps < b.at_ps : a.partition < b.partition;
+  });
+  for (const Event& e : events_) {
+    replaying_ = &e;
+    switch (e.kind) {
+      case Kind::Sent:
+        checker.sent(e.rank, e.other, e.ctx, e.tag, e.seq, e.bytes);
+        break;
+      case Kind::Matched:
+        checker.matched(e.rank, e.other, e.ctx, e.tag, e.seq, e.bytes);
+        break;
+      case Kind::Received:
+        checker.received(e.rank, e.other, e.ctx, e.tag, e.seq, e.bytes);
+        break;
+      case Kind::Begin:
+        checker.collective_begin(e.rank, e.call);
+        break;
+      case Kind::End:
+        checker.collective_end(e.rank, e.call);
+        break;
+    }
+  }
+  replaying_ = nullptr;
+  events_.clear();
+  events_.shrink_to_fit();
+}
+
+void MpiTraceLog::replay_peek(void* dst, size_t len) const {
+  if (!replaying_ || replaying_->data.size() != len) {
+    throw std::logic_error("MPI trace log: the checker read bytes the event did not record");
+  }
+  std::memcpy(dst, replaying_->data.data(), len);
 }
 
 }  // namespace hs::checkers

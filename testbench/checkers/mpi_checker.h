@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sw/mpi/trace.h"
+#include "tlm/parallel/bytes.h"
 
 namespace hs::checkers {
 
@@ -57,6 +58,15 @@ class MpiChecker : public fw::mpi::MpiTrace {
   uint64_t collectives_unverified() const { return unverified_; }
   uint64_t result_bytes_verified() const { return result_bytes_; }
 
+  // The bytes of its memory a rank's collective call shows the checker: its inputs as it
+  // enters (at_end false) or its results as it leaves; `rank` is its rank in the call's group
+  // of `p` ranks. len 0: none.
+  struct Span {
+    uint64_t addr = 0;
+    size_t len = 0;
+  };
+  static Span reads(const fw::mpi::CollectiveCall& call, int rank, size_t p, bool at_end);
+
  private:
   struct Message {
     int ctx, tag;
@@ -77,13 +87,62 @@ class MpiChecker : public fw::mpi::MpiTrace {
   CallKey key(const fw::mpi::CollectiveCall& call) const;
   std::deque<Message>& pair(int src, int dest);
   void verify(uint64_t index, Call& c);
-  std::vector<uint8_t> read(int rank, uint64_t addr, size_t len) const;
+  std::vector<uint8_t> read(int rank, Span s) const;
 
   int ranks_;
   Peek peek_;
   std::map<std::pair<int, int>, std::deque<Message>> pairs_;
   std::map<CallKey, Call> calls_;
   uint64_t messages_ = 0, verified_ = 0, unverified_ = 0, result_bytes_ = 0;
+};
+
+// A parallel run (docs/parallel.md): a partition's ranks hand their trace events to a log,
+// each with the bytes the checker would read then (the rank's memory lives only in its own
+// partition), and the reporting partition replays every partition's log into the checker at
+// the end, in the order of simulated time (ties: partition order, then the order within the
+// partition). Ranks in different partitions are at least a cut message's delay apart, so no
+// same-time events of two partitions depend on each other, and the checker reaches the
+// sequential run's verdicts and figures. A violation is found at the end of the run, not when
+// it happens.
+class MpiTraceLog : public fw::mpi::MpiTrace {
+ public:
+  // The world's size; what rank `rank`'s memory holds at `addr` (read where the rank lives).
+  MpiTraceLog(int ranks, MpiChecker::Peek peek);
+
+  void sent(int rank, int dest, int ctx, int tag, uint32_t seq, uint32_t bytes) override;
+  void matched(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) override;
+  void received(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) override;
+  void collective_begin(int rank, const fw::mpi::CollectiveCall& call) override;
+  void collective_end(int rank, const fw::mpi::CollectiveCall& call) override;
+
+  // This partition's events; another partition's, added after those held (partition order).
+  Bytes save() const;
+  void merge(const Bytes& b);
+  // Replays every event held into a checker whose Peek is replay_peek (once).
+  void replay(MpiChecker& checker);
+  // The bytes the event being replayed recorded (the checker's Peek during replay).
+  void replay_peek(void* dst, size_t len) const;
+  size_t events() const { return events_.size(); }
+
+ private:
+  enum class Kind : uint8_t { Sent, Matched, Received, Begin, End };
+  struct Event {
+    uint64_t at_ps = 0;
+    int partition = 0;  // the position of its partition's log among those merged
+    Kind kind = Kind::Sent;
+    int rank = 0, other = 0, ctx = 0, tag = 0;
+    uint32_t seq = 0, bytes = 0;
+    fw::mpi::CollectiveCall call;
+    std::vector<uint8_t> data;  // what the checker reads at this event
+  };
+  void add(Event e);
+
+  int ranks_;
+  MpiChecker::Peek peek_;
+  int logs_ = 1;  // this partition's, then one per merge
+  std::vector<Event> events_;
+  const Event* replaying_ = nullptr;
+  bool replayed_ = false;
 };
 
 }  // namespace hs::checkers

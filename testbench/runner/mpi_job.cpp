@@ -158,15 +158,28 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   job->finished.assign(static_cast<size_t>(job->map->size()), false);
   auto map = job->map;
   torus::TorusMachine* machine = &m.machine;
-  job->checker = std::make_shared<checkers::MpiChecker>(
-      map->size(), [machine, map](int rank, uint64_t addr, void* dst, size_t len) {
-        machine->node(map->place(rank).node).dram->peek(addr, dst, len);
-      });
+  const auto peek = [machine, map](int rank, uint64_t addr, void* dst, size_t len) {
+    machine->node(map->place(rank).node).dram->peek(addr, dst, len);
+  };
+  if (m.machine.partition->whole()) {
+    job->checker = std::make_shared<checkers::MpiChecker>(map->size(), peek);
+  } else {
+    auto log = std::make_shared<checkers::MpiTraceLog>(map->size(), peek);
+    job->log = log;
+    job->checker = std::make_shared<checkers::MpiChecker>(
+        map->size(), [log](int, uint64_t, void* dst, size_t len) { log->replay_peek(dst, len); });
+  }
   m.keep.push_back(job);
   return job;
 }
 
-void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program) {
+fw::mpi::MpiTrace* MpiJob::trace() const {
+  if (log) return log.get();
+  return checker.get();
+}
+
+void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program,
+                   RankFigures figures) {
   const torus::TorusShape shape = m.machine.shape();
   // A rank's firmware (fiber stack pages touched, communicator, queues): 13 KB measured per rank
   // in VN and SMP modes on halo3d, rounded up; messages in flight add to it as the job runs.
@@ -191,7 +204,7 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
     m.machine.node(place.node)
         .core_list[static_cast<size_t>(place.t)]
         ->set_firmware([j, shape, r, program](fw::Hal& hal) {
-          mpi::Comm comm(hal, j->cfg, shape, *j->map, r, j->checker.get());
+          mpi::Comm comm(hal, j->cfg, shape, *j->map, r, j->trace());
           comm.init();
           mpi::Collectives coll(comm, j->algorithms);
           program(comm, coll);
@@ -199,6 +212,53 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
           j->finished[static_cast<size_t>(r)] = true;
         });
   }
+  // A parallel run: each partition's ranks, in rank order, then the checker's events.
+  torus::TorusMachine* machine = &m.machine;
+  m.save_workload = [j, machine, figures] {
+    ByteWriter w;
+    for (int r = 0; r < j->ranks(); ++r) {
+      if (!machine->partition->local(j->map->place(r).node)) continue;
+      w.put(r);
+      w.put(j->counts[static_cast<size_t>(r)]);
+      w.put<uint8_t>(j->finished[static_cast<size_t>(r)]);
+      if (figures.save) figures.save(r, w);
+    }
+    w.put(-1);
+    w.put_vector(j->log ? j->log->save() : Bytes{});
+    return w.take();
+  };
+  m.merge_workload = [j, figures](const Bytes& b) {
+    ByteReader in(b);
+    for (int r = in.get<int>(); r >= 0; r = in.get<int>()) {
+      if (r >= j->ranks()) throw std::runtime_error("a partition's figures name no rank");
+      j->counts[static_cast<size_t>(r)] = in.get<mpi::RankCounts>();
+      j->finished[static_cast<size_t>(r)] = in.get<uint8_t>() != 0;
+      if (figures.merge) figures.merge(r, in);
+    }
+    const Bytes log = in.get_vector<uint8_t>();
+    if (j->log) j->log->merge(log);
+    if (!in.done()) throw std::runtime_error("a partition's MPI figures have bytes left over");
+  };
+}
+
+void save_timing(const fw::motifs::Timing& t, ByteWriter& w) {
+  w.put_vector(t.iteration_cycles);
+  for (uint64_t v : {t.compute_cycles, t.comm_cycles, t.messages, t.bytes}) w.put(v);
+}
+
+fw::motifs::Timing load_timing(ByteReader& r) {
+  fw::motifs::Timing t;
+  t.iteration_cycles = r.get_vector<uint64_t>();
+  for (uint64_t* v : {&t.compute_cycles, &t.comm_cycles, &t.messages, &t.bytes}) {
+    *v = r.get<uint64_t>();
+  }
+  return t;
+}
+
+RankFigures timing_figures(std::shared_ptr<std::vector<fw::motifs::Timing>> timing) {
+  return {
+      [timing](int rank, ByteWriter& w) { save_timing((*timing)[static_cast<size_t>(rank)], w); },
+      [timing](int rank, ByteReader& r) { (*timing)[static_cast<size_t>(rank)] = load_timing(r); }};
 }
 
 void declare_iterations(int& iterations, int& warmup) {
@@ -216,13 +276,17 @@ std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
   auto timing =
       std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
   m.keep.push_back(timing);
-  install_ranks(m, job, [timing, motif](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
-    motif(comm, coll, (*timing)[static_cast<size_t>(comm.rank())]);
-  });
+  install_ranks(
+      m, job,
+      [timing, motif](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
+        motif(comm, coll, (*timing)[static_cast<size_t>(comm.rank())]);
+      },
+      timing_figures(timing));
   return timing;
 }
 
 nlohmann::json MpiJob::json() const {
+  if (log) log->replay(*checker);  // every partition's events, merged by now
   checker->finish();
   uint64_t msgs = 0, bytes = 0, unexpected = 0;
   for (const auto& c : counts) {

@@ -23,11 +23,16 @@ struct MpiJob {
   std::string mapping;  // the order, or the mapping file
   std::shared_ptr<const fw::mpi::RankMap> map;
   std::shared_ptr<checkers::MpiChecker> checker;
+  // A parallel run: the partition's trace events, checked at the reporting partition
+  // (mpi_checker.h); null in a sequential run, where the checker watches the ranks live.
+  std::shared_ptr<checkers::MpiTraceLog> log;
   std::vector<fw::mpi::RankCounts> counts;  // per rank, when its program has finished
   std::vector<bool> finished;
   double core_hz = 0;
 
   int ranks() const { return map->size(); }
+  // Where the ranks' layer reports its trace events: the checker, or the partition's log.
+  fw::mpi::MpiTrace* trace() const;
   // The job's figures: mode, mapping, ranks, messages and bytes, what the checker verified.
   nlohmann::json json() const;
 };
@@ -35,9 +40,20 @@ struct MpiJob {
 // Declares the mpi.* parameters and builds the job on `m` (the checker armed).
 std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m);
 
-// Runs `program` as every rank, each on its node's core t, after the layer's set-up.
+// A workload's own figures of one rank, for a parallel run: written where the rank ran and
+// read back, rank by rank in partition order, at the reporting partition.
+struct RankFigures {
+  std::function<void(int rank, ByteWriter&)> save;
+  std::function<void(int rank, ByteReader&)> merge;
+};
+
+// Runs `program` as every rank, each on its node's core t, after the layer's set-up. In a
+// parallel run only this partition's ranks run here, and the job's figures (each rank's
+// counts, whether it finished, the checker's events, and `figures`) reach the reporting
+// partition at the end.
 using RankProgram = std::function<void(fw::mpi::Comm&, fw::mpi::Collectives&)>;
-void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program);
+void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program,
+                   RankFigures figures = {});
 
 // The motifs' workload.iterations (timed) and workload.warmup (untimed, first).
 void declare_iterations(int& iterations, int& warmup);
@@ -48,6 +64,11 @@ using MotifProgram =
 std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
                                                                const std::shared_ptr<MpiJob>& job,
                                                                MotifProgram motif);
+
+// A rank's Timing for a parallel run, and each rank's of a motif as RankFigures.
+void save_timing(const fw::motifs::Timing& t, ByteWriter& w);
+fw::motifs::Timing load_timing(ByteReader& r);
+RankFigures timing_figures(std::shared_ptr<std::vector<fw::motifs::Timing>> timing);
 
 // Declares the results motif_json reports (install_motif does it).
 void declare_motif_results(TorusModel& m);

@@ -28,6 +28,9 @@ constexpr uint64_t kNone = UINT64_MAX;
 enum Stop : uint64_t { kGoOn = 0, kViolation = 1, kSignal = 2, kKernelError = 3 };
 
 uint64_t next_event_ps() {
+  // Before the first window the kernel has not started its processes (firmware threads
+  // included): they run at time 0.
+  if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) return 0;
   if (!sc_core::sc_pending_activity()) return kNone;
   return sc_core::sc_time_stamp().value() + sc_core::sc_time_to_pending_activity().value();
 }
@@ -75,7 +78,9 @@ uint64_t ps(double ns) {
 }  // namespace
 
 const std::vector<std::string>& partitionable_workloads() {
-  static const std::vector<std::string> names{"torus_traffic"};
+  static const std::vector<std::string> names{
+      "torus_traffic",      "halo3d",    "allreduce", "sweep3d",        "pingpong_pairs",
+      "random_permutation", "transpose", "program",   "mpi_conformance"};
   return names;
 }
 

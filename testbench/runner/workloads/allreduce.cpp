@@ -30,9 +30,12 @@ HYBRIDSIM_WORKLOAD(allreduce, TorusModel,
       std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
   m.keep.push_back(timing);
   declare_motif_results(m);
-  install_ranks(m, job, [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
-    fw::motifs::allreduce_loop(comm, coll, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
-  });
+  install_ranks(
+      m, job,
+      [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
+        fw::motifs::allreduce_loop(comm, coll, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
+      },
+      timing_figures(timing));
   m.results = [job, timing, cfg] {
     nlohmann::json r = motif_json(*job, *timing);
     r["vector_bytes"] = cfg.bytes;

@@ -80,9 +80,12 @@ HYBRIDSIM_WORKLOAD(halo3d, TorusModel,
       std::make_shared<std::vector<fw::motifs::Timing>>(static_cast<size_t>(job->ranks()));
   m.keep.push_back(timing);
   declare_motif_results(m);
-  install_ranks(m, job, [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives&) {
-    fw::motifs::halo3d(comm, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
-  });
+  install_ranks(
+      m, job,
+      [cfg, timing](fw::mpi::Comm& comm, fw::mpi::Collectives&) {
+        fw::motifs::halo3d(comm, cfg, (*timing)[static_cast<size_t>(comm.rank())]);
+      },
+      timing_figures(timing));
   const auto dims = fw::motifs::halo_grid(cfg, job->ranks());
   m.results = [job, timing, dims, face, cfg] {
     nlohmann::json r = motif_json(*job, *timing);

@@ -40,10 +40,10 @@ HYBRIDSIM_WORKLOAD(mpi_conformance, TorusModel,
   cfg.type = fw::mpi::parse_datatype(
       p.choice("datatype", "int64", "reduction element type", {"int64", "double"}));
   cfg.op = fw::mpi::parse_op(p.choice("op", "sum", "reduction", {"sum", "max", "min"}));
-  m.machine.node(0).dram->require(fw::mpi::rank_memory(job->map->ranks_per_node() - 1) +
-                                      uint64_t{64 << 20} +
-                                      uint64_t{cfg.bytes} * static_cast<uint64_t>(job->ranks()),
-                                  "the conformance program's buffers");
+  m.machine.node(m.machine.partition->local_nodes().front())
+      .dram->require(fw::mpi::rank_memory(job->map->ranks_per_node() - 1) + uint64_t{64 << 20} +
+                         uint64_t{cfg.bytes} * static_cast<uint64_t>(job->ranks()),
+                     "the conformance program's buffers");
   if (uint64_t{cfg.bytes} * static_cast<uint64_t>(job->ranks()) > (uint64_t{32} << 20)) {
     throw InputError(
         fmt::format("workload.bytes = {}: alltoall over {} ranks needs more than "
@@ -53,9 +53,31 @@ HYBRIDSIM_WORKLOAD(mpi_conformance, TorusModel,
   auto results =
       std::make_shared<std::vector<fw::conformance::Results>>(static_cast<size_t>(job->ranks()));
   m.keep.push_back(results);
-  install_ranks(m, job, [cfg, results](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
-    fw::conformance::run(comm, coll, cfg, (*results)[static_cast<size_t>(comm.rank())]);
-  });
+  RankFigures figures;  // a parallel run: each rank's checks and its calls' times
+  figures.save = [results](int rank, ByteWriter& w) {
+    const auto& r = (*results)[static_cast<size_t>(rank)];
+    w.put(r.p2p_checks);
+    w.put<uint64_t>(r.collective_cycles.size());
+    for (const auto& [call, cycles] : r.collective_cycles) {
+      w.put_string(call);
+      w.put(cycles);
+    }
+  };
+  figures.merge = [results](int rank, ByteReader& in) {
+    auto& r = (*results)[static_cast<size_t>(rank)];
+    r.p2p_checks = in.get<uint64_t>();
+    r.collective_cycles.resize(in.get<uint64_t>());
+    for (auto& [call, cycles] : r.collective_cycles) {
+      call = in.get_string();
+      cycles = in.get<uint64_t>();
+    }
+  };
+  install_ranks(
+      m, job,
+      [cfg, results](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
+        fw::conformance::run(comm, coll, cfg, (*results)[static_cast<size_t>(comm.rank())]);
+      },
+      figures);
   m.results = [job, results] {
     nlohmann::json r = job->json();
     uint64_t checks = 0;

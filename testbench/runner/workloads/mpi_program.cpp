@@ -141,7 +141,7 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
   pj->link.algorithms = &job->algorithms;
   pj->link.map = job->map.get();
   pj->link.shape = m.machine.shape();
-  pj->link.trace = job->checker.get();
+  pj->link.trace = job->trace();
   ProgramJob* state = pj.get();
   pj->link.fail = [state](int rank, int status, const std::string& why) {
     state->fail(rank, status, why, kMpiCalls);

@@ -76,9 +76,25 @@ HYBRIDSIM_WORKLOAD(program, TorusModel,
   m.keep.push_back(prog);
   m.keep.push_back(layout);
   m.keep.push_back(results);
-  install_ranks(m, job, [prog, layout, results](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
-    fp::run_rank(comm, coll, *prog, *layout, (*results)[static_cast<size_t>(comm.rank())]);
-  });
+  RankFigures figures;  // a parallel run: each rank's result
+  figures.save = [results](int rank, ByteWriter& w) {
+    const fp::RankResult& r = (*results)[static_cast<size_t>(rank)];
+    save_timing(r.timing, w);
+    for (uint64_t v : {r.total_cycles, r.compute_cycles, r.payload_bytes_checked}) w.put(v);
+  };
+  figures.merge = [results](int rank, ByteReader& in) {
+    fp::RankResult& r = (*results)[static_cast<size_t>(rank)];
+    r.timing = load_timing(in);
+    for (uint64_t* v : {&r.total_cycles, &r.compute_cycles, &r.payload_bytes_checked}) {
+      *v = in.get<uint64_t>();
+    }
+  };
+  install_ranks(
+      m, job,
+      [prog, layout, results](fw::mpi::Comm& comm, fw::mpi::Collectives& coll) {
+        fp::run_rank(comm, coll, *prog, *layout, (*results)[static_cast<size_t>(comm.rank())]);
+      },
+      figures);
   declare_motif_results(m);
   m.results = [job, results, census, path] {
     std::vector<fw::motifs::Timing> timing;
