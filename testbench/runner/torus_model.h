@@ -60,4 +60,8 @@ int node_at_distance(const torus::TorusShape& s, int hops);
 // payload would not fit a reception FIFO slot.
 void require_dma_fifos(TorusModel& m, int injection, int reception, const std::string& who);
 
+// The first node this process builds: every node is built alike (torus.node.*), so it stands
+// for them all where a workload reads the nodes' configuration before the run.
+torus::ComputeNode& first_local_node(TorusModel& m);
+
 }  // namespace hs::runner

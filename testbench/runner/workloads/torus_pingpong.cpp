@@ -1,6 +1,7 @@
 // Ping-pong between two torus nodes at a given distance (sw/apps/torus_pingpong.h).
 #include <fmt/format.h>
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <random>
 
@@ -27,8 +28,12 @@ int node_at_distance(const torus::TorusShape& s, int hops) {
   return s.node(c);
 }
 
+torus::ComputeNode& first_local_node(TorusModel& m) {
+  return m.machine.node(m.machine.partition->local_nodes().front());
+}
+
 void require_dma_fifos(TorusModel& m, int injection, int reception, const std::string& who) {
-  const auto& dma = m.machine.node(0).dma->config();
+  const auto& dma = first_local_node(m).dma->config();
   if (dma.injection_fifos < injection) {
     throw InputError(fmt::format("parameter 'torus.node.dma.injection_fifos' = {}: {} programs {}",
                                  dma.injection_fifos, who, injection));
@@ -115,7 +120,7 @@ HYBRIDSIM_WORKLOAD(torus_pingpong, TorusModel,
   mcfg.copy_bytes_per_cycle = static_cast<uint32_t>(
       p.integer("copy_bytes_per_cycle", mcfg.copy_bytes_per_cycle, "B/cycle",
                 "target core copy rate for memory-FIFO payload", Range::between(1, 64)));
-  const auto& dma = m.machine.node(0).dma->config();
+  const auto& dma = first_local_node(m).dma->config();
   mcfg.counter_groups = static_cast<int>(dma.injection_bank.groups);
   mcfg.counters_per_group = static_cast<int>(dma.injection_bank.per_group);
 
@@ -138,7 +143,7 @@ HYBRIDSIM_WORKLOAD(torus_pingpong, TorusModel,
   static_assert(
       layout::kScratch + layout::kScratchSlots * layout::kScratchSlot <= layout::kAppMemory,
       "the layer's FIFOs and scratch lie below the application's buffers");
-  m.machine.node(0).dram->require(
+  first_local_node(m).dram->require(
       std::max(cfg.recv_buf, cfg.send_buf) + cfg.bytes,
       fmt::format("the messaging layer's FIFOs and the send and receive buffers "
                   "(workload.bytes at {:#x} and {:#x})",
@@ -149,32 +154,95 @@ HYBRIDSIM_WORKLOAD(torus_pingpong, TorusModel,
   std::mt19937_64 rng(seed);
   for (auto& v : pattern_a) v = static_cast<uint8_t>(rng());
   for (auto& v : pattern_b) v = static_cast<uint8_t>(rng());
-  torus::ComputeNode& node_a = m.machine.node(cfg.a);
-  torus::ComputeNode& node_b = m.machine.node(cfg.b);
-  node_a.dram->poke(cfg.send_buf, pattern_a.data(), cfg.bytes);
-  node_b.dram->poke(cfg.send_buf, pattern_b.data(), cfg.bytes);
-
   auto out_a = std::make_shared<fw::pingpong::Results>();
   auto out_b = std::make_shared<fw::pingpong::Results>();
   m.keep.push_back(out_a);
   m.keep.push_back(out_b);
   const torus::TorusShape sh = shape;
-  node_a.core_list[0]->set_firmware(
-      [cfg, mcfg, sh, out_a](fw::Hal& hal) { fw::pingpong::node_a(hal, cfg, mcfg, sh, *out_a); });
-  node_b.core_list[0]->set_firmware(
-      [cfg, mcfg, sh, out_b](fw::Hal& hal) { fw::pingpong::node_b(hal, cfg, mcfg, sh, *out_b); });
+  // Each node is set up, run and read where it lives (a parallel run: in its partition only).
+  const torus::Partition& part = *m.machine.partition;
+  if (part.local(cfg.a)) {
+    torus::ComputeNode& a = m.machine.node(cfg.a);
+    a.dram->poke(cfg.send_buf, pattern_a.data(), cfg.bytes);
+    a.core_list[0]->set_firmware(
+        [cfg, mcfg, sh, out_a](fw::Hal& hal) { fw::pingpong::node_a(hal, cfg, mcfg, sh, *out_a); });
+  }
+  if (part.local(cfg.b)) {
+    torus::ComputeNode& b = m.machine.node(cfg.b);
+    b.dram->poke(cfg.send_buf, pattern_b.data(), cfg.bytes);
+    b.core_list[0]->set_firmware(
+        [cfg, mcfg, sh, out_b](fw::Hal& hal) { fw::pingpong::node_b(hal, cfg, mcfg, sh, *out_b); });
+  }
+  const double core_hz = first_local_node(m).core_list[0]->clock_hz();
 
-  const double core_hz = node_a.core_list[0]->clock_hz();
+  // What the run left at node A (side 0) and node B (side 1), read where the node lives; a
+  // parallel run's reporting partition adds the sides the others read.
+  struct Side {
+    bool read = false;
+    bool data_ok = false;  // its receive buffer holds the other node's pattern
+    uint64_t core_cycles = 0;
+    fw::pingpong::Results out;
+    std::vector<checkers::SplitTransferRecord> splits;  // the split transfers it sent
+  };
   TorusModel* model = &m;
-  torus::ComputeNode* na = &node_a;
-  torus::ComputeNode* nb = &node_b;
-  m.results = [=] {
-    Json r;
+  const auto read_side = [model, cfg, pattern_a, pattern_b, out_a, out_b](int side) {
+    Side r;
+    const int node = side == 0 ? cfg.a : cfg.b;
+    if (!model->machine.partition->local(node)) return r;
+    torus::ComputeNode& n = model->machine.node(node);
     std::vector<uint8_t> got(cfg.bytes);
-    nb->dram->peek(cfg.recv_buf, got.data(), cfg.bytes);
-    const bool b_ok = got == pattern_a;
-    na->dram->peek(cfg.recv_buf, got.data(), cfg.bytes);
-    const bool a_ok = got == pattern_b;
+    n.dram->peek(cfg.recv_buf, got.data(), cfg.bytes);
+    r.read = true;
+    r.data_ok = got == (side == 0 ? pattern_b : pattern_a);
+    r.core_cycles = n.core_list[0]->compute_cycles();
+    r.out = side == 0 ? *out_a : *out_b;
+    for (const auto& t : model->checkers.split_transfers()) {
+      if (t.node == node) r.splits.push_back(t);
+    }
+    return r;
+  };
+  auto merged = std::make_shared<std::array<Side, 2>>();
+  m.keep.push_back(merged);
+  m.save_workload = [read_side] {
+    ByteWriter w;
+    for (int side = 0; side < 2; ++side) {
+      const Side r = read_side(side);
+      w.put<uint8_t>(r.read);
+      if (!r.read) continue;
+      w.put<uint8_t>(r.data_ok);
+      w.put(r.core_cycles);
+      w.put_vector(r.out.round_trip_cycles);
+      w.put(r.out.last_at_b);
+      w.put(r.out.a_bytes_copied);
+      w.put(r.out.b_bytes_copied);
+      w.put_vector(r.splits);
+    }
+    return w.take();
+  };
+  m.merge_workload = [merged](const Bytes& b) {
+    ByteReader in(b);
+    for (Side& r : *merged) {
+      if (in.get<uint8_t>() == 0) continue;
+      r.read = true;
+      r.data_ok = in.get<uint8_t>() != 0;
+      r.core_cycles = in.get<uint64_t>();
+      r.out.round_trip_cycles = in.get_vector<uint64_t>();
+      r.out.last_at_b = in.get<fw::dcmf::ReceiveInfo>();
+      r.out.a_bytes_copied = in.get<uint64_t>();
+      r.out.b_bytes_copied = in.get<uint64_t>();
+      r.splits = in.get_vector<checkers::SplitTransferRecord>();
+    }
+  };
+  m.results = [=] {
+    std::array<Side, 2> sides{read_side(0), read_side(1)};
+    for (int i = 0; i < 2; ++i) {
+      if (!sides[i].read) sides[i] = (*merged)[i];
+    }
+    const Side& a = sides[0];
+    const Side& b = sides[1];
+    Json r;
+    const bool b_ok = b.data_ok;
+    const bool a_ok = a.data_ok;
     CheckRegistry::instance().check_finished_work(
         "DCMF ping-pong: received data equals what was sent", a_ok && b_ok, "pingpong", [&] {
           return fmt::format(
@@ -184,12 +252,12 @@ HYBRIDSIM_WORKLOAD(torus_pingpong, TorusModel,
         });
     Json rtts = Json::array();
     double sum = 0;
-    for (uint64_t c : out_a->round_trip_cycles) {
+    for (uint64_t c : a.out.round_trip_cycles) {
       rtts.push_back(c / core_hz * 1e9);
       sum += c / core_hz * 1e9;
     }
     const double one_way =
-        out_a->round_trip_cycles.empty() ? 0 : sum / out_a->round_trip_cycles.size() / 2;
+        a.out.round_trip_cycles.empty() ? 0 : sum / a.out.round_trip_cycles.size() / 2;
     const int messages = cfg.warmup + cfg.iterations;
     r["protocol"] = fw::dcmf::protocol_name(cfg.protocol);
     r["bytes"] = cfg.bytes;
@@ -199,15 +267,21 @@ HYBRIDSIM_WORKLOAD(torus_pingpong, TorusModel,
     r["one_way_latency_ns"] = one_way;
     r["bandwidth_MBps"] = one_way > 0 ? cfg.bytes / one_way * 1e3 : 0;
     r["data_verified"] = a_ok && b_ok;
-    r["last_message_at_b"] = {{"bytes", out_b->last_at_b.bytes},
-                              {"memory_fifo_bytes", out_b->last_at_b.memory_fifo_bytes},
-                              {"direct_put_bytes", out_b->last_at_b.direct_put_bytes}};
-    r["target_bytes_copied_per_message"] = static_cast<double>(out_b->b_bytes_copied) / messages;
-    r["core_cycles"] = {{"node_a", na->core_list[0]->compute_cycles()},
-                        {"node_b", nb->core_list[0]->compute_cycles()}};
-    const auto& splits = model->checkers.split_transfers();
-    if (!splits.empty()) {
-      const auto& s = splits.back();
+    r["last_message_at_b"] = {{"bytes", b.out.last_at_b.bytes},
+                              {"memory_fifo_bytes", b.out.last_at_b.memory_fifo_bytes},
+                              {"direct_put_bytes", b.out.last_at_b.direct_put_bytes}};
+    r["target_bytes_copied_per_message"] = static_cast<double>(b.out.b_bytes_copied) / messages;
+    r["core_cycles"] = {{"node_a", a.core_cycles}, {"node_b", b.core_cycles}};
+    // The last to finish of both nodes' split transfers (the nodes take turns: two never
+    // finish at one instant).
+    const checkers::SplitTransferRecord* last = nullptr;
+    for (const Side* side : {&a, &b}) {
+      for (const auto& t : side->splits) {
+        if (!last || t.done_ns >= last->done_ns) last = &t;
+      }
+    }
+    if (last) {
+      const auto& s = *last;
       r["last_split_transfer"] = {{"node", sh.name(s.node)},
                                   {"memory_fifo_bytes", s.memory_fifo_bytes},
                                   {"direct_put_bytes", s.direct_put_bytes},
