@@ -121,9 +121,15 @@ RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, Process
     Vote v;
     v.min = {next_event_ps()};
     v.max = {stop, sc_core::sc_time_stamp().value()};
+    v.sum = model.window_sums();
     group.vote(v);
     times.sync_s += seconds_since(sync0);
     const uint64_t next = v.min[0], reached = v.max[1];
+    if (v.max[0] == kGoOn && model.stop_on(v.sum)) {
+      advance_to(reached);
+      end.reason = RunEndReason::Violation;
+      break;
+    }
     if (v.max[0] != kGoOn) {
       end.reason = v.max[0] == kSignal      ? RunEndReason::Signal
                    : v.max[0] == kViolation ? RunEndReason::Violation

@@ -47,6 +47,11 @@ class PartitionedModel {
   virtual std::string partitioning() const = 0;
   // The nodes (or other replicated parts) this partition built.
   virtual uint64_t nodes_built() const = 0;
+  // What only the whole machine shows (a network standing still): the partition's terms, added
+  // up over every partition at each window's end, and whether those sums (the same in every
+  // partition) end the run as a failed check, which the reporting partition then records.
+  virtual std::vector<uint64_t> window_sums() const { return {}; }
+  virtual bool stop_on(const std::vector<uint64_t>& /*sums*/) { return false; }
 };
 
 // The workloads that run partitioned, and the refusal of any other for a parallel run.

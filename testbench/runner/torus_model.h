@@ -43,6 +43,10 @@ class TorusModel : public Model, public PartitionedModel {
   void merge_partition(const Bytes& b) override;
   std::string partitioning() const override { return machine.partition->description(); }
   uint64_t nodes_built() const override { return machine.built_nodes().size(); }
+  std::vector<uint64_t> window_sums() const override { return machine.network->window_sums(); }
+  bool stop_on(const std::vector<uint64_t>& sums) override {
+    return machine.network->standstill(sums);
+  }
   std::function<Bytes()> save_workload;
   std::function<void(const Bytes&)> merge_workload;
 

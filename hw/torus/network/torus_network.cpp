@@ -428,13 +428,16 @@ void TorusNetwork::handle(const Action& a) {
       static_cast<NetworkTimer*>(a.ptr)->on_timer(a.node);
       break;
     case Op::LinkFail:
+      if (!local(a.node)) ++foreign_timers_;  // counted where its router lives
       fail_link(a.node, a.a);
       break;
     case Op::Watch:
       watch_posted_ = false;
       break;
   }
-  if (watch_ && heap_.pending() == 0) check_progress();
+  // A partition's own heap running dry says nothing of the others': a parallel run watches
+  // for a standstill once every partition's figures are merged (check_progress_merged).
+  if (watch_ && heap_.pending() == 0 && local_.empty()) check_progress();
 }
 
 void TorusNetwork::fail_link(int node, int dir) {
@@ -442,17 +445,51 @@ void TorusNetwork::fail_link(int node, int dir) {
   const uint64_t now = hs::now().value();
   // A packet already on the link gets across (its arrival is posted); nothing follows it.
   failures_.push_back({l, now, link_free_ps_[l]});
+  // Every partition runs every link's failure (for the list of failures a standstill names);
+  // only the router's own partition holds the link.
+  if (!local(node)) return;
   link_free_ps_[l] = kFailed;
   if (trace_.on()) trace_.link_failed(node, dir, now);
 }
 
 void TorusNetwork::check_progress() {
   if (in_flight() == 0 || !stuck_.empty()) return;
+  // A packet the endpoint refused moves when it makes room (reception_ready).
+  if (reception_waits()) return;
+  report_standstill(collect_stuck());
+}
+
+std::vector<uint64_t> TorusNetwork::window_sums() const {
+  if (!watch_ || local_.empty()) return {};
+  return {injected_.value, delivered_.value, heap_.pending(), reception_waits() ? 1u : 0u};
+}
+
+bool TorusNetwork::standstill(const std::vector<uint64_t>& sums) {
+  if (sums.size() != 4 || standstill_) return false;
+  // As check_progress, on the whole machine: nothing pending anywhere, packets in flight, none
+  // waiting for an endpoint to make room.
+  standstill_ = sums[2] == 0 && sums[0] > sums[1] && sums[3] == 0;
+  return standstill_;
+}
+
+void TorusNetwork::check_progress_merged() {
+  if (!standstill_ || !stuck_.empty()) return;
+  if (!merged_any_) merged_stuck_ = collect_stuck();  // one partition: its own view is whole
+  std::stable_sort(merged_stuck_.begin(), merged_stuck_.end(),
+                   [](const StuckTraffic& a, const StuckTraffic& b) { return a.node < b.node; });
+  report_standstill(std::move(merged_stuck_));
+}
+
+bool TorusNetwork::reception_waits() const {
   for (int node = 0; node < shape_.nodes(); ++node) {
-    // A packet the endpoint refused moves when it makes room (reception_ready).
-    if (requesters_[static_cast<size_t>(node) * kOutputs + kReception]) return;
+    if (!local(node)) continue;
+    if (requesters_[static_cast<size_t>(node) * kOutputs + kReception]) return true;
   }
-  stuck_ = collect_stuck();
+  return false;
+}
+
+void TorusNetwork::report_standstill(std::vector<StuckTraffic> stuck) {
+  stuck_ = std::move(stuck);
   std::string failed;
   for (const LinkFailure& f : failures_) {
     failed += fmt::format(
@@ -933,11 +970,9 @@ void TorusNetwork::next_head(int node, int slot) {
 
 void TorusNetwork::set_partition(const Partition& p) {
   if (p.whole()) return;
-  if (!cfg_.failed_links.empty()) {
-    throw InputError(fmt::format(
-        "torus.network.failed_links: a parallel run ({} partitions) does not model failed links "
-        "yet (their standstill watch needs the whole machine); run it as one process",
-        p.parts()));
+  // Links that failed at time 0 (in the constructor): only their router's partition holds them.
+  for (const LinkFailure& f : failures_) {
+    if (!p.local(static_cast<int>(f.link / kDirs))) link_free_ps_[f.link] = f.free_before_ps;
   }
   // Input FIFOs and requests for this partition's routers only (nothing is queued yet).
   router_.assign(static_cast<size_t>(shape_.nodes()), -1);
@@ -1008,6 +1043,17 @@ Bytes TorusNetwork::save_partition() const {
     w.put_vector(lazy_credits_[static_cast<size_t>(n)].list);
   }
   w.put<int32_t>(-1);
+  // The traffic stuck in this partition, when the partitions saw the network stand still.
+  if (standstill_) {
+    const std::vector<StuckTraffic> stuck = collect_stuck();
+    w.put<uint64_t>(stuck.size());
+    for (const StuckTraffic& t : stuck) {
+      for (int v : {t.src, t.dest, t.node}) w.put(v);
+      w.put_string(t.queue);
+      w.put_string(t.waits_for);
+      w.put(t.packets);
+    }
+  }
   return w.take();
 }
 
@@ -1035,6 +1081,20 @@ void TorusNetwork::merge_partition(const Bytes& b) {
   for (auto n = r.get<int32_t>(); n >= 0; n = r.get<int32_t>()) {
     for (const LazyCredit& c : r.get_vector<LazyCredit>()) {
       lazy_credits_[static_cast<size_t>(n)].add(c);
+    }
+  }
+  if (standstill_) {
+    if (!merged_any_) {  // the reporting partition's own first
+      merged_any_ = true;
+      merged_stuck_ = collect_stuck();
+    }
+    for (auto n = r.get<uint64_t>(); n > 0; --n) {
+      StuckTraffic t;
+      for (int* v : {&t.src, &t.dest, &t.node}) *v = r.get<int>();
+      t.queue = r.get_string();
+      t.waits_for = r.get_string();
+      t.packets = r.get<uint32_t>();
+      merged_stuck_.push_back(std::move(t));
     }
   }
 }

@@ -37,7 +37,9 @@
 // (save_partition, merge_partition): the per-link and per-output arrays cover the whole
 // machine in every process, each entry recorded only where its router lives. The input FIFOs
 // and their requests, most of a router's memory, exist for the partition's own routers only
-// (indexed by own(node)).
+// (indexed by own(node)). A failed link is held by its router's partition (every partition
+// runs every failure, to name them all); the standstill watch needs the whole machine, so
+// it is decided on the partitions' sums at each window's end.
 //
 // A token return is an event only if it can wake its output: one with requesters and no
 // wake-up posted, i.e. whose last arbitration found no tokens (the only way an output comes to
@@ -178,7 +180,7 @@ class TorusNetwork : public sc_core::sc_module {
   const std::vector<StuckTraffic>& stuck_traffic() const { return stuck_; }
 
   // Parallel runs (see above). Drives only `p`'s routers from now on (before anything is
-  // posted); refuses what a partitioned network does not model yet (failed links).
+  // posted).
   void set_partition(const Partition& p);
   bool local(int node) const { return router_.empty() || router_[static_cast<size_t>(node)] >= 0; }
   // The shortest delay of a message across a cut: a window may be no longer.
@@ -191,6 +193,14 @@ class TorusNetwork : public sc_core::sc_module {
   // This partition's share of the figures, and another partition's added to this one's.
   Bytes save_partition() const;
   void merge_partition(const Bytes& b);
+  // With failed links, the standstill watch on the whole machine (no partition can tell
+  // alone): this partition's terms at a window's end (packets injected and delivered here,
+  // actions pending, packets waiting for an endpoint), and whether their sums over every
+  // partition show the network standing still; then, at the reporting partition once every
+  // partition's figures are merged, the failure naming the stuck traffic.
+  std::vector<uint64_t> window_sums() const;
+  bool standstill(const std::vector<uint64_t>& sums);
+  void check_progress_merged();
 
  private:
   static constexpr int kReception = kDirs;  // output index of the reception port
@@ -276,6 +286,10 @@ class TorusNetwork : public sc_core::sc_module {
   void fail_link(int node, int dir);
   // No event pending: if packets are stuck behind a failed link, fails the run listing them.
   void check_progress();
+  // Whether a packet waits for one of this partition's endpoints to make room.
+  bool reception_waits() const;
+  // Fails the run: no more progress, with `stuck` left in the network.
+  void report_standstill(std::vector<StuckTraffic> stuck);
   std::vector<StuckTraffic> collect_stuck() const;
   // The overrun fault: grants a requester of `out` short of escape tokens; false if none is.
   bool overrun(int node, int out);
@@ -386,6 +400,10 @@ class TorusNetwork : public sc_core::sc_module {
   bool watch_;                         // some link fails in this run
   bool watch_posted_ = false;
   std::vector<StuckTraffic> stuck_;
+  // A parallel run's watch: every partition's view, merged (check_progress_merged).
+  bool standstill_ = false;  // the partitions' sums showed one
+  bool merged_any_ = false;
+  std::vector<StuckTraffic> merged_stuck_;
   // Partitioned: which routers are this process's (empty: all), and the outbox of each
   // neighbour partition (outbox_of_[partition]: index in outboxes_, or -1).
   std::vector<int32_t> router_;  // each router's own() index, -1: another partition's
@@ -393,7 +411,7 @@ class TorusNetwork : public sc_core::sc_module {
   std::vector<int> outbox_of_;
   std::vector<ByteWriter> outboxes_;
   uint64_t cut_sent_ = 0;
-  uint64_t foreign_timers_ = 0;  // timers run for a router of another partition
+  uint64_t foreign_timers_ = 0;  // timers and link failures run for another partition's router
   uint64_t merged_handled_ = 0;  // the other partitions' handled actions (merged)
   void send_cut(int to_node, const Order& key, uint8_t kind, const void* body, size_t size);
 
