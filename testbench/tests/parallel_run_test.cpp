@@ -129,14 +129,15 @@ TEST(ParallelRun, WorkloadsThatDoNotRunPartitionedAreRefusedBeforeAnythingIsWrit
   for (int processes : {2, 4}) {
     const std::string report = write_temp_file("kept.json", "the user's own file\n");
     const CliResult m = run_shell(mpirun(processes) + hybridsim_bin() +
-                                  " run torus_pingpong --quiet --report " + report + " 2>&1");
+                                  " run dma_transfers --quiet --report " + report + " 2>&1");
     EXPECT_NE(m.code, 0) << m.output;
     EXPECT_NE(m.output.find("started by mpirun as " + std::to_string(processes) + " processes"),
               std::string::npos)
         << m.output;
-    EXPECT_NE(m.output.find("workload torus_pingpong does not run partitioned"), std::string::npos)
+    EXPECT_NE(m.output.find("workload dma_transfers does not run partitioned"), std::string::npos)
         << m.output;
-    EXPECT_NE(m.output.find("supports workload torus_traffic"), std::string::npos) << m.output;
+    EXPECT_NE(m.output.find("supports workloads torus_traffic, halo3d"), std::string::npos)
+        << m.output;
     EXPECT_NE(m.output.find("run it as one process"), std::string::npos) << m.output;
     EXPECT_EQ(file_text(report), "the user's own file\n");
   }
