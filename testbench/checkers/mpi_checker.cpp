@@ -496,34 +496,27 @@ void MpiTraceLog::received(int rank, int src, int ctx, int tag, uint32_t seq, ui
   add(Event{0, 0, Kind::Received, rank, src, ctx, tag, seq, bytes, {}, {}});
 }
 
-void MpiTraceLog::collective_begin(int rank, const mpi::CollectiveCall& call) {
-  Event e{0, 0, Kind::Begin, rank, 0, 0, 0, 0, 0, call, {}};
+void MpiTraceLog::collective(Kind kind, int rank, const mpi::CollectiveCall& call) {
+  Event e{0, 0, kind, rank, 0, 0, 0, 0, 0, call, {}};
   e.call.user = nullptr;  // the checker never calls a user's operator
   const auto& g = call.group;
   const int r =
       g.empty() ? rank : static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
   const size_t p = g.empty() ? static_cast<size_t>(ranks_) : g.size();
-  if (static_cast<size_t>(r) < p) {
-    const MpiChecker::Span s = MpiChecker::reads(call, r, p, false);
+  if (static_cast<size_t>(r) < p) {  // a rank outside the group: the checker reads nothing
+    const MpiChecker::Span s = MpiChecker::reads(call, r, p, kind == Kind::End);
     e.data.resize(s.len);
     if (s.len > 0) peek_(rank, s.addr, e.data.data(), s.len);
   }
   add(std::move(e));
 }
 
+void MpiTraceLog::collective_begin(int rank, const mpi::CollectiveCall& call) {
+  collective(Kind::Begin, rank, call);
+}
+
 void MpiTraceLog::collective_end(int rank, const mpi::CollectiveCall& call) {
-  Event e{0, 0, Kind::End, rank, 0, 0, 0, 0, 0, call, {}};
-  e.call.user = nullptr;
-  const auto& g = call.group;
-  const int r =
-      g.empty() ? rank : static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
-  const size_t p = g.empty() ? static_cast<size_t>(ranks_) : g.size();
-  if (static_cast<size_t>(r) < p) {
-    const MpiChecker::Span s = MpiChecker::reads(call, r, p, true);
-    e.data.resize(s.len);
-    if (s.len > 0) peek_(rank, s.addr, e.data.data(), s.len);
-  }
-  add(std::move(e));
+  collective(Kind::End, rank, call);
 }
 
 Bytes MpiTraceLog::save() const {

@@ -136,6 +136,8 @@ class MpiTraceLog : public fw::mpi::MpiTrace {
     std::vector<uint8_t> data;  // what the checker reads at this event
   };
   void add(Event e);
+  // A collective's entry or exit, with the bytes the checker reads there.
+  void collective(Kind kind, int rank, const fw::mpi::CollectiveCall& call);
 
   int ranks_;
   MpiChecker::Peek peek_;
