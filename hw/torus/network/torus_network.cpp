@@ -437,7 +437,7 @@ void TorusNetwork::handle(const Action& a) {
   }
   // A partition's own heap running dry says nothing of the others': a parallel run watches
   // for a standstill once every partition's figures are merged (check_progress_merged).
-  if (watch_ && heap_.pending() == 0 && local_.empty()) check_progress();
+  if (watch_ && heap_.pending() == 0 && !partitioned_) check_progress();
 }
 
 void TorusNetwork::fail_link(int node, int dir) {
@@ -460,7 +460,7 @@ void TorusNetwork::check_progress() {
 }
 
 std::vector<uint64_t> TorusNetwork::window_sums() const {
-  if (!watch_ || local_.empty()) return {};
+  if (!watch_ || !partitioned_) return {};
   return {injected_.value, delivered_.value, heap_.pending(), reception_waits() ? 1u : 0u};
 }
 
@@ -970,6 +970,7 @@ void TorusNetwork::next_head(int node, int slot) {
 
 void TorusNetwork::set_partition(const Partition& p) {
   if (p.whole()) return;
+  partitioned_ = true;
   // Links that failed at time 0 (in the constructor): only their router's partition holds them.
   for (const LinkFailure& f : failures_) {
     if (!p.local(static_cast<int>(f.link / kDirs))) link_free_ps_[f.link] = f.free_before_ps;

@@ -401,7 +401,8 @@ class TorusNetwork : public sc_core::sc_module {
   bool watch_posted_ = false;
   std::vector<StuckTraffic> stuck_;
   // A parallel run's watch: every partition's view, merged (check_progress_merged).
-  bool standstill_ = false;  // the partitions' sums showed one
+  bool partitioned_ = false;  // set_partition cut the machine
+  bool standstill_ = false;   // the partitions' sums showed one
   bool merged_any_ = false;
   std::vector<StuckTraffic> merged_stuck_;
   // Partitioned: which routers are this process's (empty: all), and the outbox of each
