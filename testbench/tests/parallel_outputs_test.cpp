@@ -104,8 +104,8 @@ TEST(ParallelOutputs, AWindowedTraceOfSomeTracksIsTheSequentialRuns) {
 }
 
 // Partition files of one model: each signal's values come from the partition in which they
-// change, in the order the kernel registered the signals; two partitions changing one signal
-// is an error.
+// change, each time step in the order the merged header lists the signals (a scope's own
+// signals, then its scopes by name); two partitions changing one signal is an error.
 TEST(ParallelOutputs, PartitionWaveformsMergeIntoOne) {
   const std::string header =
       "$timescale 1ps $end\n$scope module SystemC $end\n$scope module top $end\n"
@@ -125,8 +125,8 @@ TEST(ParallelOutputs, PartitionWaveformsMergeIntoOne) {
   const std::string text = file_text(out);
   const std::string body = text.substr(text.find("$enddefinitions"));
   EXPECT_EQ(body,
-            "$enddefinitions $end\n#0\nb0 !\nb0 \"\n0#\n#10\nb1 !\nb101 \"\n1#\n#20\nb0 \"\n"
-            "#30\nb11 !\n");
+            "$enddefinitions $end\n#0\n0!\nb0 \"\nb0 #\n#10\n1!\nb1 \"\nb101 #\n#20\nb0 #\n"
+            "#30\nb11 \"\n");
   // As one file: the same merge.
   const std::string one = write_temp_file(
       "one.sc.vcd",

@@ -92,8 +92,9 @@ uint64_t timescale_ps(const std::string& text, const Words& in) {
 }
 
 struct Var {
-  std::string type, code, ref, range;
+  std::string type, ref, range;
   int width;
+  size_t signal = 0;  // the merge's signal (an alias: the one whose code it shares)
 };
 
 struct Scope {
@@ -127,7 +128,6 @@ constexpr size_t kNoSource = SIZE_MAX;
 struct Partitions {
   std::unordered_map<std::string, size_t> by_name;  // partition signals by full name
   std::vector<size_t> owner;                        // the source whose values count
-  std::vector<std::pair<size_t, size_t>> rank;      // (source, place in its first dump)
 };
 
 // One input: its codes mapped to the merged file's signal indices, and its value changes one
@@ -196,7 +196,6 @@ class Reader {
         mark_ = time_of(w) * scale_;
         if (!changes.empty()) {
           time = was;
-          first_step_ = false;
           return true;
         }
       } else if (w[0] == '$') {
@@ -211,11 +210,8 @@ class Reader {
         }
         const auto it = codes_.find(id);
         if (it == codes_.end()) in_.fail(fmt::format("value for undeclared identifier '{}'", id));
-        if (shared_) {
-          // The kernel dumps every signal first, in its order of registration.
-          auto& rank = shared_->rank[it->second.front()];
-          if (first_step_ && rank.first == kNoSource) rank = {index_, dumped_++};
-          if (shared_->owner[it->second.front()] != index_) continue;  // another's to give
+        if (shared_ && shared_->owner[it->second.front()] != index_) {
+          continue;  // another partition's to give
         }
         for (size_t s : it->second) {
           if (!seen[s]) {
@@ -225,17 +221,15 @@ class Reader {
             sig[s]->changes = true;
           }
         }
-        changes.emplace_back(it->second.front(), vector ? value + " " + code_of(it->second.front())
-                                                        : value + code_of(it->second.front()));
+        changes.emplace_back(it->second.front(), vector ? value + " " : value);
       }
     }
     time = mark_;
-    first_step_ = false;
     return !changes.empty();
   }
 
   uint64_t time = 0;
-  std::vector<std::pair<size_t, std::string>> changes;  // (signal, the line)
+  std::vector<std::pair<size_t, std::string>> changes;  // (signal, the line without its code)
 
  private:
   void declare(const std::string& text, const std::vector<Scope*>& path,
@@ -249,7 +243,7 @@ class Reader {
     }
     f.push_back(text.substr(start));
     if (f.size() < 4) in_.fail(fmt::format("malformed $var '{}'", text));
-    Var v{f[0], "", f[3], f.size() > 4 ? f[4] : "", std::atoi(f[1].c_str())};
+    Var v{f[0], f[3], f.size() > 4 ? f[4] : "", std::atoi(f[1].c_str())};
     if (v.width < 1) in_.fail(fmt::format("malformed $var '{}'", text));
     // A vector without a range gets one, so GTKWave names every vector alike.
     if (v.range.empty() && v.width > 1 && v.type != "real") {
@@ -284,7 +278,7 @@ class Reader {
     }
     // Codes shared within a file (aliases) stay shared; codes never cross files.
     const size_t index = signals.size();
-    v.code = code_of(indices.empty() ? index : indices.front());
+    v.signal = indices.empty() ? index : indices.front();
     indices.push_back(index);
     signals.push_back(s);
     firsts.emplace_back();
@@ -307,8 +301,6 @@ class Reader {
   size_t index_;
   Words in_;
   Partitions* shared_;
-  bool first_step_ = true;
-  size_t dumped_ = 0;
   uint64_t scale_ = 1, mark_ = 0;
   std::unordered_map<std::string, std::vector<size_t>> codes_;
 };
@@ -350,25 +342,42 @@ class Output {
   std::string buf_;
 };
 
-void put_ranked(Output& out,
-                std::vector<std::pair<std::pair<size_t, size_t>, std::string>>& lines) {
-  std::stable_sort(lines.begin(), lines.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+// One time step's changes in the order of the merged declarations (each signal at most once
+// a step), whichever file and partition they came from.
+void put_in_order(Output& out, std::vector<std::pair<size_t, std::string>>& lines,
+                  const std::vector<size_t>& place) {
+  std::stable_sort(lines.begin(), lines.end(), [&place](const auto& a, const auto& b) {
+    return place[a.first] < place[b.first];
+  });
   for (const auto& l : lines) {
     out.put(l.second);
+    out.put(code_of(place[l.first]));
     out.put("\n");
   }
   lines.clear();
 }
 
-void write_scope(Output& out, const Scope& s) {
+// Orders every scope's children by name, as SystemC's writer does, so that the tree does not
+// depend on which file declared a scope first (a partition declares only what it built), and
+// numbers the signals in the order the header then lists them: `place[signal]`, whose code is
+// code_of(place).
+void number_signals(Scope& s, std::vector<size_t>& place, size_t& next) {
   for (const auto& v : s.vars) {
-    out.put(fmt::format("$var {} {} {} {}{}{} $end\n", v.type, v.width, v.code, v.ref,
-                        v.range.empty() ? "" : " ", v.range));
+    if (place[v.signal] == SIZE_MAX) place[v.signal] = next++;
+  }
+  std::sort(s.children.begin(), s.children.end(),
+            [](const auto& a, const auto& b) { return a->name < b->name; });
+  for (auto& c : s.children) number_signals(*c, place, next);
+}
+
+void write_scope(Output& out, const Scope& s, const std::vector<size_t>& place) {
+  for (const auto& v : s.vars) {
+    out.put(fmt::format("$var {} {} {} {}{}{} $end\n", v.type, v.width, code_of(place[v.signal]),
+                        v.ref, v.range.empty() ? "" : " ", v.range));
   }
   for (const auto& c : s.children) {
     out.put(fmt::format("$scope module {} $end\n", c->name));
-    write_scope(out, *c);
+    write_scope(out, *c, place);
     out.put("$upscope $end\n");
   }
 }
@@ -419,12 +428,17 @@ std::vector<VcdSignal> merge_vcd(const std::vector<VcdSource>& sources,
     readers.back()->header(root, signals, firsts);
     partitions += sources[i].partition ? 1 : 0;
     shared.owner.resize(signals.size(), sources[i].partition ? i : kNoSource);
-    shared.rank.resize(signals.size(), {kNoSource, 0});
   }
   if (partitions > 1) find_owners(sources, shared);
   Output out(out_path);
   out.put("$version hybridsim $end\n$timescale 1ps $end\n");
-  write_scope(out, root);
+  std::vector<size_t> place(signals.size(), SIZE_MAX);
+  size_t next = 0;
+  number_signals(root, place, next);
+  for (size_t& p : place) {
+    if (p == SIZE_MAX) p = next++;  // an alias: listed after the others, never coded
+  }
+  write_scope(out, root, place);
   out.put("$enddefinitions $end\n");
 
   std::vector<bool> seen(signals.size());
@@ -443,33 +457,22 @@ std::vector<VcdSignal> merge_vcd(const std::vector<VcdSource>& sources,
     out.put(fmt::format("#{}\n", at));
     last = at;
     std::vector<Reader*> still;
-    // The partitions' changes (their readers come first) in the kernel's order, then the rest.
-    std::vector<std::pair<std::pair<size_t, size_t>, std::string>> from_partitions;
-    bool flushed = false;
+    std::vector<std::pair<size_t, std::string>> lines;
     for (Reader* r : active) {
-      if (!r->partition() && !flushed) {
-        flushed = true;
-        put_ranked(out, from_partitions);
-      }
       bool more = true;
       while (more && r->time == t) {
-        for (auto& c : r->changes) {
-          if (r->partition()) {
-            from_partitions.emplace_back(shared.rank[c.first], std::move(c.second));
-          } else {
-            out.put(c.second);
-            out.put("\n");
-          }
-        }
+        for (auto& c : r->changes) lines.emplace_back(c.first, std::move(c.second));
         more = r->step(firsts, seen, sig);
       }
       if (more) still.push_back(r);
     }
-    if (!flushed) put_ranked(out, from_partitions);
+    put_in_order(out, lines, place);
     active = std::move(still);
   }
   out.close();
-  return signals;
+  std::vector<VcdSignal> listed(signals.size());  // in the header's order
+  for (size_t i = 0; i < signals.size(); ++i) listed[place[i]] = std::move(signals[i]);
+  return listed;
 }
 
 }  // namespace hs

@@ -9,10 +9,13 @@
 // (by its full name) declared in several of them is one signal of the merge, declared where
 // the first of them declares it, and its values are taken from the one partition in which
 // they change after their first value (the partition that simulates its component), else from
-// that first file. Within a time step its changes come in the order the first file declaring
-// it first dumped them (the kernel's order of registration). Two partitions changing one
-// signal is an error. When partition 0 declares every signal (every partition elaborates the
-// whole machine) the merge is byte for byte the sequential run's.
+// that first file. Two partitions changing one signal is an error.
+//
+// The merged header lists a scope's own signals, then its scopes by name (as SystemC's writer
+// does), and codes the signals in that order; within a time step, changes come in that order
+// too, whichever file they came from. Neither depends on which file declared a signal first
+// or on a kernel's order of registration, which differ with the components a process built:
+// a partitioned run's waveform is byte for byte the sequential run's.
 #pragma once
 #include <string>
 #include <vector>
