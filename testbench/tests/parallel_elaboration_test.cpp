@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "testbench/support/cli_run.h"
+#include "testbench/support/mpirun.h"
 
 using Json = nlohmann::json;
 using hs::testing::CliResult;
 using hs::testing::file_text;
 using hs::testing::hybridsim_bin;
+using hs::testing::model_part;
+using hs::testing::mpirun;
 using hs::testing::run_shell;
 using hs::testing::temp_path;
 
@@ -25,11 +28,6 @@ namespace {
 const std::string kSmall =
     "torus_traffic --set torus.network.x=4 --set torus.network.y=4 --set torus.network.z=4 "
     "--set workload.warmup=500 --set workload.duration=1500 --set workload.load=0.9 --quiet ";
-
-std::string mpirun(int processes) {
-  return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-         HYBRIDSIM_MPIEXEC + " --oversubscribe -np " + std::to_string(processes) + " ";
-}
 
 struct Outputs {
   Json report;
@@ -45,11 +43,6 @@ Outputs run(const std::string& args, int processes) {
   EXPECT_EQ(r.code, 0) << r.output;
   if (r.code != 0) return {};
   return {Json::parse(file_text(report)), file_text(csv)};
-}
-
-Json model_part(Json r) {
-  r.erase("run");
-  return r;
 }
 
 // The node statistic groups in a report: those of the nodes named x<X>y<Y>z<Z>.

@@ -12,22 +12,19 @@
 #include <vector>
 
 #include "testbench/support/cli_run.h"
+#include "testbench/support/mpirun.h"
 #include "tlm/trace/vcd_merge.h"
 
 namespace fs = std::filesystem;
 using hs::testing::CliResult;
 using hs::testing::file_text;
 using hs::testing::hybridsim_bin;
+using hs::testing::mpirun;
 using hs::testing::run_shell;
 using hs::testing::temp_path;
 using hs::testing::write_temp_file;
 
 namespace {
-
-std::string mpirun(int processes) {
-  return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") +
-         HYBRIDSIM_MPIEXEC + " --oversubscribe -np " + std::to_string(processes) + " ";
-}
 
 // A GTKWave save file names its own folder: the same files in another folder read alike.
 std::string in_folder(const std::string& text, const std::string& dir) {

@@ -12,11 +12,14 @@
 #include <vector>
 
 #include "testbench/support/cli_run.h"
+#include "testbench/support/mpirun.h"
 
 using Json = nlohmann::json;
 using hs::testing::CliResult;
 using hs::testing::file_text;
 using hs::testing::hybridsim_bin;
+using hs::testing::model_part;
+using hs::testing::mpirun;
 using hs::testing::run_shell;
 using hs::testing::temp_path;
 using hs::testing::write_temp_file;
@@ -28,18 +31,9 @@ const std::string kUniform =
     "torus_traffic --set torus.network.x=4 --set torus.network.y=4 --set torus.network.z=4 "
     "--set workload.pattern=uniform --quiet";
 
-// Open MPI refuses to start as root unless told it may (CI's containers run as root).
-// `wrapper` runs mpirun (a timeout).
-std::string mpirun(int processes, const std::string& wrapper = "") {
-  return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ") + wrapper +
-         HYBRIDSIM_MPIEXEC + " --oversubscribe -np " + std::to_string(processes) + " ";
-}
-
-// A report without what describes the execution rather than the model (wall time, memory).
-Json model_part(const std::string& path) {
-  Json r = Json::parse(file_text(path));
-  r.erase("run");
-  return r;
+// The part of the report at `path` that must be the sequential run's.
+Json model_part_of(const std::string& path) {
+  return model_part(Json::parse(file_text(path)));
 }
 
 // Runs `args` as one process and under mpirun -np P for each P: the same report and link CSV.
@@ -48,7 +42,7 @@ void expect_same_as_sequential(const std::string& args, const std::vector<int>& 
   const CliResult a = run_shell(hybridsim_bin() + " run " + args + " --quiet --report " + seq +
                                 " --link-csv " + seq_csv + " 2>&1");
   ASSERT_EQ(a.code, 0) << a.output;
-  const Json expected = model_part(seq);
+  const Json expected = model_part_of(seq);
   ASSERT_GT(expected["results"]["packets_delivered"].get<double>(), 0);
   for (int p : processes) {
     SCOPED_TRACE(args + " with " + std::to_string(p) + " processes");
@@ -69,7 +63,7 @@ void expect_same_as_sequential(const std::string& args, const std::vector<int>& 
       }
       EXPECT_DOUBLE_EQ(r["run"]["parallel"]["peak_rss_MiB_total"].get<double>(), rss);
     }
-    EXPECT_EQ(expected, model_part(par)) << "reports differ";
+    EXPECT_EQ(expected, model_part_of(par)) << "reports differ";
     EXPECT_EQ(file_text(seq_csv), file_text(par_csv)) << "link CSVs differ";
   }
 }
@@ -89,7 +83,7 @@ TEST(ParallelRun, OneProcessUnderMpirunWritesTheSequentialReport) {
   ASSERT_EQ(m.code, 0) << m.output;
   const Json r = Json::parse(file_text(launched));
   EXPECT_GT(r["results"]["packets_delivered"].get<double>(), 0);  // the run did simulate traffic
-  EXPECT_EQ(model_part(alone), model_part(launched));
+  EXPECT_EQ(model_part_of(alone), model_part_of(launched));
 }
 
 // Slabs across z: two partitions cut the wrap-around link (z3 -> z0) as well as z1 -> z2.

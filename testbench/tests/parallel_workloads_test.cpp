@@ -11,28 +11,18 @@
 #include <vector>
 
 #include "testbench/support/cli_run.h"
+#include "testbench/support/mpirun.h"
 
 using Json = nlohmann::json;
 using hs::testing::CliResult;
 using hs::testing::file_text;
 using hs::testing::hybridsim_bin;
+using hs::testing::model_part;
+using hs::testing::mpirun;
 using hs::testing::run_shell;
 using hs::testing::temp_path;
 
 namespace {
-
-// Open MPI refuses to start as root unless told it may (CI's containers run as root).
-std::string mpirun(int processes) {
-  return std::string("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 ") +
-         HYBRIDSIM_MPIEXEC + " --oversubscribe -np " + std::to_string(processes) + " ";
-}
-
-// A report without what describes the execution rather than the model (wall time, memory).
-Json model_part(const Json& report) {
-  Json r = report;
-  r.erase("run");
-  return r;
-}
 
 const std::string kTorus =
     " --set torus.network.x=4 --set torus.network.y=4 --set torus.network.z=4";
@@ -67,8 +57,9 @@ Json expect_same_as_sequential(const std::string& args, const std::vector<int>& 
     const std::string boxes = p == 8 ? " --set torus.partition.scheme=box" : "";
     const Sequential s = boxes.empty() ? slabs : run_sequential(args + boxes);
     const std::string par = temp_path("par.json"), par_csv = temp_path("par.csv");
-    const CliResult m = run_shell(mpirun(p) + hybridsim_bin() + " run " + args + boxes +
-                                  " --quiet --report " + par + " --link-csv " + par_csv + " 2>&1");
+    const CliResult m =
+        run_shell(mpirun(p, "timeout 300 ") + hybridsim_bin() + " run " + args + boxes +
+                  " --quiet --report " + par + " --link-csv " + par_csv + " 2>&1");
     EXPECT_EQ(m.code, s.run.code) << m.output;
     if (m.code != s.run.code) continue;
     const Json r = Json::parse(file_text(par));
