@@ -478,59 +478,45 @@ namespace hs::checkers {
 MpiTraceLog::MpiTraceLog(int ranks, MpiChecker::Peek peek)
     : ranks_(ranks), peek_(std::move(peek)) {}
 
-void MpiTraceLog::add(Event e) {
-  e.at_ps = hs::now().value();
-  e.partition = 0;
-  events_.push_back(std::move(e));
+// An event's payload: its kind, its numbers, the bytes the checker reads; a collective's call.
+void MpiTraceLog::message(Kind kind, int rank, int other, int ctx, int tag, uint32_t seq,
+                          uint32_t bytes) {
+  log_.add([&](ByteWriter& w) {
+    w.put(kind);
+    for (int v : {rank, other, ctx, tag}) w.put(v);
+    w.put(seq);
+    w.put(bytes);
+  });
 }
 
 void MpiTraceLog::sent(int rank, int dest, int ctx, int tag, uint32_t seq, uint32_t bytes) {
-  add(Event{0, 0, Kind::Sent, rank, dest, ctx, tag, seq, bytes, {}, {}});
+  message(Kind::Sent, rank, dest, ctx, tag, seq, bytes);
 }
 
 void MpiTraceLog::matched(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) {
-  add(Event{0, 0, Kind::Matched, rank, src, ctx, tag, seq, bytes, {}, {}});
+  message(Kind::Matched, rank, src, ctx, tag, seq, bytes);
 }
 
 void MpiTraceLog::received(int rank, int src, int ctx, int tag, uint32_t seq, uint32_t bytes) {
-  add(Event{0, 0, Kind::Received, rank, src, ctx, tag, seq, bytes, {}, {}});
+  message(Kind::Received, rank, src, ctx, tag, seq, bytes);
 }
 
-void MpiTraceLog::collective(Kind kind, int rank, const mpi::CollectiveCall& call) {
-  Event e{0, 0, kind, rank, 0, 0, 0, 0, 0, call, {}};
-  e.call.user = nullptr;  // the checker never calls a user's operator
-  const auto& g = call.group;
+void MpiTraceLog::collective(Kind kind, int rank, const mpi::CollectiveCall& c) {
+  const auto& g = c.group;
   const int r =
       g.empty() ? rank : static_cast<int>(std::find(g.begin(), g.end(), rank) - g.begin());
   const size_t p = g.empty() ? static_cast<size_t>(ranks_) : g.size();
+  std::vector<uint8_t> data;
   if (static_cast<size_t>(r) < p) {  // a rank outside the group: the checker reads nothing
-    const MpiChecker::Span s = MpiChecker::reads(call, r, p, kind == Kind::End);
-    e.data.resize(s.len);
-    if (s.len > 0) peek_(rank, s.addr, e.data.data(), s.len);
+    const MpiChecker::Span s = MpiChecker::reads(c, r, p, kind == Kind::End);
+    data.resize(s.len);
+    if (s.len > 0) peek_(rank, s.addr, data.data(), s.len);
   }
-  add(std::move(e));
-}
-
-void MpiTraceLog::collective_begin(int rank, const mpi::CollectiveCall& call) {
-  collective(Kind::Begin, rank, call);
-}
-
-void MpiTraceLog::collective_end(int rank, const mpi::CollectiveCall& call) {
-  collective(Kind::End, rank, call);
-}
-
-Bytes MpiTraceLog::save() const {
-  ByteWriter w;
-  w.put<uint64_t>(events_.size());
-  for (const Event& e : events_) {
-    w.put(e.at_ps);
-    w.put(e.kind);
-    for (int v : {e.rank, e.other, e.ctx, e.tag}) w.put(v);
-    w.put(e.seq);
-    w.put(e.bytes);
-    w.put_vector(e.data);
-    if (e.kind != Kind::Begin && e.kind != Kind::End) continue;
-    const mpi::CollectiveCall& c = e.call;
+  // The checker never calls a user's operator: the call travels without it.
+  log_.add([&](ByteWriter& w) {
+    w.put(kind);
+    w.put(rank);
+    w.put_vector(data);
     w.put(c.kind);
     w.put(c.call);
     w.put(c.comm);
@@ -545,83 +531,63 @@ Bytes MpiTraceLog::save() const {
       w.put_vector(*v);
     }
     w.put(c.nonblocking);
-  }
-  return w.take();
+  });
 }
 
-void MpiTraceLog::merge(const Bytes& b) {
-  ByteReader r(b);
-  const int partition = logs_++;
-  const auto n = r.get<uint64_t>();
-  for (uint64_t i = 0; i < n; ++i) {
-    Event e;
-    e.partition = partition;
-    e.at_ps = r.get<uint64_t>();
-    e.kind = r.get<Kind>();
-    for (int* v : {&e.rank, &e.other, &e.ctx, &e.tag}) *v = r.get<int>();
-    e.seq = r.get<uint32_t>();
-    e.bytes = r.get<uint32_t>();
-    e.data = r.get_vector<uint8_t>();
-    if (e.kind == Kind::Begin || e.kind == Kind::End) {
-      mpi::CollectiveCall& c = e.call;
-      c.kind = r.get<Collective>();
-      c.call = r.get<uint64_t>();
-      c.comm = r.get<int>();
-      c.group = r.get_vector<int>();
-      c.root = r.get<int>();
-      c.op = r.get<mpi::Op>();
-      c.type = r.get<mpi::Datatype>();
-      c.send = r.get<uint64_t>();
-      c.recv = r.get<uint64_t>();
-      c.bytes = r.get<uint32_t>();
-      for (auto* v : {&c.send_counts, &c.send_displs, &c.recv_counts, &c.recv_displs}) {
-        *v = r.get_vector<uint32_t>();
-      }
-      c.nonblocking = r.get<bool>();
-    }
-    events_.push_back(std::move(e));
-  }
-  if (!r.done()) throw std::runtime_error("an MPI trace log has bytes left over");
+void MpiTraceLog::collective_begin(int rank, const mpi::CollectiveCall& call) {
+  collective(Kind::Begin, rank, call);
+}
+
+void MpiTraceLog::collective_end(int rank, const mpi::CollectiveCall& call) {
+  collective(Kind::End, rank, call);
 }
 
 void MpiTraceLog::replay(MpiChecker& checker) {
-  if (replayed_) return;
-  replayed_ = true;
-  // Each log is in time order already: a stable sort by time keeps partition order, then each
-  // partition's own order, among same-time events.
-  std::stable_sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) {
-    return a.at_ps != b.at_ps ? a.at_ps < b.at_ps : a.partition < b.partition;
-  });
-  for (const Event& e : events_) {
-    replaying_ = &e;
-    switch (e.kind) {
-      case Kind::Sent:
-        checker.sent(e.rank, e.other, e.ctx, e.tag, e.seq, e.bytes);
-        break;
-      case Kind::Matched:
-        checker.matched(e.rank, e.other, e.ctx, e.tag, e.seq, e.bytes);
-        break;
-      case Kind::Received:
-        checker.received(e.rank, e.other, e.ctx, e.tag, e.seq, e.bytes);
-        break;
-      case Kind::Begin:
-        checker.collective_begin(e.rank, e.call);
-        break;
-      case Kind::End:
-        checker.collective_end(e.rank, e.call);
-        break;
+  log_.replay([&](uint64_t, ByteReader& r) {
+    const auto kind = r.get<Kind>();
+    if (kind != Kind::Begin && kind != Kind::End) {
+      int v[4];
+      for (int& x : v) x = r.get<int>();
+      const auto seq = r.get<uint32_t>();
+      const auto bytes = r.get<uint32_t>();
+      const auto call = kind == Kind::Sent      ? &MpiChecker::sent
+                        : kind == Kind::Matched ? &MpiChecker::matched
+                                                : &MpiChecker::received;
+      (checker.*call)(v[0], v[1], v[2], v[3], seq, bytes);
+      return;
     }
-  }
-  replaying_ = nullptr;
-  events_.clear();
-  events_.shrink_to_fit();
+    const int rank = r.get<int>();
+    const std::vector<uint8_t> data = r.get_vector<uint8_t>();
+    mpi::CollectiveCall c;
+    c.kind = r.get<Collective>();
+    c.call = r.get<uint64_t>();
+    c.comm = r.get<int>();
+    c.group = r.get_vector<int>();
+    c.root = r.get<int>();
+    c.op = r.get<mpi::Op>();
+    c.type = r.get<mpi::Datatype>();
+    c.send = r.get<uint64_t>();
+    c.recv = r.get<uint64_t>();
+    c.bytes = r.get<uint32_t>();
+    for (auto* v : {&c.send_counts, &c.send_displs, &c.recv_counts, &c.recv_displs}) {
+      *v = r.get_vector<uint32_t>();
+    }
+    c.nonblocking = r.get<bool>();
+    replaying_ = &data;
+    if (kind == Kind::Begin) {
+      checker.collective_begin(rank, c);
+    } else {
+      checker.collective_end(rank, c);
+    }
+    replaying_ = nullptr;
+  });
 }
 
 void MpiTraceLog::replay_peek(void* dst, size_t len) const {
-  if (!replaying_ || replaying_->data.size() != len) {
+  if (!replaying_ || replaying_->size() != len) {
     throw std::logic_error("MPI trace log: the checker read bytes the event did not record");
   }
-  std::memcpy(dst, replaying_->data.data(), len);
+  std::memcpy(dst, replaying_->data(), len);
 }
 
 }  // namespace hs::checkers

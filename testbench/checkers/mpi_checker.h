@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sw/mpi/trace.h"
+#include "testbench/checkers/partition_log.h"
 #include "tlm/parallel/bytes.h"
 
 namespace hs::checkers {
@@ -99,10 +100,8 @@ class MpiChecker : public fw::mpi::MpiTrace {
 // A parallel run (docs/parallel.md): a partition's ranks hand their trace events to a log,
 // each with the bytes the checker would read then (the rank's memory lives only in its own
 // partition), and the reporting partition replays every partition's log into the checker at
-// the end, in the order of simulated time (ties: partition order, then the order within the
-// partition). Ranks in different partitions are at least a cut message's delay apart, so no
-// same-time events of two partitions depend on each other, and the checker reaches the
-// sequential run's verdicts and figures. A violation is found at the end of the run, not when
+// the end, in the order of simulated time (partition_log.h says the order and why it is the
+// sequential run's verdicts and figures). A violation is found at the end of the run, not when
 // it happens.
 class MpiTraceLog : public fw::mpi::MpiTrace {
  public:
@@ -116,35 +115,24 @@ class MpiTraceLog : public fw::mpi::MpiTrace {
   void collective_end(int rank, const fw::mpi::CollectiveCall& call) override;
 
   // This partition's events; another partition's, added after those held (partition order).
-  Bytes save() const;
-  void merge(const Bytes& b);
+  Bytes save() const { return log_.save(); }
+  void merge(const Bytes& b) { log_.merge(b); }
   // Replays every event held into a checker whose Peek is replay_peek (once).
   void replay(MpiChecker& checker);
   // The bytes the event being replayed recorded (the checker's Peek during replay).
   void replay_peek(void* dst, size_t len) const;
-  size_t events() const { return events_.size(); }
+  size_t events() const { return log_.events(); }
 
  private:
   enum class Kind : uint8_t { Sent, Matched, Received, Begin, End };
-  struct Event {
-    uint64_t at_ps = 0;
-    int partition = 0;  // the position of its partition's log among those merged
-    Kind kind = Kind::Sent;
-    int rank = 0, other = 0, ctx = 0, tag = 0;
-    uint32_t seq = 0, bytes = 0;
-    fw::mpi::CollectiveCall call;
-    std::vector<uint8_t> data;  // what the checker reads at this event
-  };
-  void add(Event e);
+  void message(Kind kind, int rank, int other, int ctx, int tag, uint32_t seq, uint32_t bytes);
   // A collective's entry or exit, with the bytes the checker reads there.
   void collective(Kind kind, int rank, const fw::mpi::CollectiveCall& call);
 
   int ranks_;
   MpiChecker::Peek peek_;
-  int logs_ = 1;  // this partition's, then one per merge
-  std::vector<Event> events_;
-  const Event* replaying_ = nullptr;
-  bool replayed_ = false;
+  PartitionLog log_;
+  const std::vector<uint8_t>* replaying_ = nullptr;  // the bytes of the event being replayed
 };
 
 }  // namespace hs::checkers
