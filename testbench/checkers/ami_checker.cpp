@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
 #include "hw/torus/node/torus_machine.h"
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
@@ -10,18 +15,18 @@ namespace hs::checkers {
 
 namespace ami = fw::ami;
 
-namespace {
 using namespace ami_rules;
-double now_ns() {
-  return hs::now().to_seconds() * 1e9;
-}
-}  // namespace
 
-void AmiChecker::watch(torus::TorusMachine& m) {
+double AmiChecker::now_ns() const {
+  const sc_core::sc_time t = replay_at_ ? sc_core::sc_time::from_value(*replay_at_) : hs::now();
+  return t.to_seconds() * 1e9;
+}
+
+void AmiChecker::watch(torus::TorusMachine& m, ami::AmiTrace& trace) {
   for (torus::ComputeNode* node : m.built_nodes()) {  // a parallel run: this partition's
-    node->dma->observe_reception([this](const torus::dma::ReceptionEvent& e) {
+    node->dma->observe_reception([&trace](const torus::dma::ReceptionEvent& e) {
       if (e.packet->kind == torus::PacketKind::DirectPut) {
-        rdma_landed(e.node, e.addr, e.packet->payload_bytes);
+        trace.rdma_landed(e.node, e.addr, e.packet->payload_bytes);
       }
     });
   }
@@ -236,6 +241,139 @@ void AmiChecker::receive_done(int ep, int src, uint32_t msg) {
       break;
     }
   }
+}
+
+// The trace port's calls, numbered as a log writes them: each event is its call's number, then
+// its arguments as the call takes them.
+namespace {
+using ami::AmiTrace;
+constexpr auto kCalls = std::make_tuple(
+    &AmiTrace::injected, &AmiTrace::listed, &AmiTrace::called, &AmiTrace::pending,
+    &AmiTrace::send_posted, &AmiTrace::eager_posted, &AmiTrace::stop_processed,
+    &AmiTrace::put_posted, &AmiTrace::ack_received, &AmiTrace::send_done,
+    &AmiTrace::message_arrived, &AmiTrace::committed, &AmiTrace::discarded, &AmiTrace::stop_sent,
+    &AmiTrace::cts_received, &AmiTrace::rdma_target, &AmiTrace::get_posted, &AmiTrace::rdma_landed,
+    &AmiTrace::temp_usage, &AmiTrace::receive_done);
+enum Call : size_t {
+  kInjected,
+  kListed,
+  kCalled,
+  kPending,
+  kSendPosted,
+  kEagerPosted,
+  kStopProcessed,
+  kPutPosted,
+  kAckReceived,
+  kSendDone,
+  kMessageArrived,
+  kCommitted,
+  kDiscarded,
+  kStopSent,
+  kCtsReceived,
+  kRdmaTarget,
+  kGetPosted,
+  kRdmaLanded,
+  kTempUsage,
+  kReceiveDone,
+  kCallCount
+};
+static_assert(std::tuple_size_v<decltype(kCalls)> == kCallCount, "one number per call");
+
+// Reads one call's arguments, in order (a braced list evaluates left to right), and makes it.
+template <class... A>
+void play(AmiTrace& t, void (AmiTrace::*call)(A...), ByteReader& r) {
+  std::tuple<A...> args{r.get<A>()...};
+  std::apply([&](A... a) { (t.*call)(a...); }, args);
+}
+
+template <size_t... I>
+void play_call(size_t n, AmiTrace& t, ByteReader& r, std::index_sequence<I...>) {
+  if (n >= sizeof...(I)) throw std::runtime_error("an AMI trace log names no call");
+  ((n == I ? play(t, std::get<I>(kCalls), r) : void()), ...);
+}
+}  // namespace
+
+// Each call the partition's endpoints make: its number, then its arguments.
+class AmiTraceLog::Recorder : public AmiTrace {
+ public:
+  explicit Recorder(PartitionLog& log) : log_(log) {}
+  void injected(int ep, uint64_t seq, int occupancy, int slots) override {
+    log<kInjected>(ep, seq, occupancy, slots);
+  }
+  void listed(int ep, uint64_t seq) override { log<kListed>(ep, seq); }
+  void called(int ep, uint64_t seq, uint64_t tc) override { log<kCalled>(ep, seq, tc); }
+  void pending(int ep, int count) override { log<kPending>(ep, count); }
+  void send_posted(int ep, int dest, uint32_t msg, uint32_t size, ami::Protocol p) override {
+    log<kSendPosted>(ep, dest, msg, size, p);
+  }
+  void eager_posted(int ep, int dest, uint32_t msg, uint32_t lo, uint32_t hi) override {
+    log<kEagerPosted>(ep, dest, msg, lo, hi);
+  }
+  void stop_processed(int ep, int dest, uint32_t msg, uint32_t eager) override {
+    log<kStopProcessed>(ep, dest, msg, eager);
+  }
+  void put_posted(int ep, int dest, uint32_t msg, uint32_t lo, uint32_t hi) override {
+    log<kPutPosted>(ep, dest, msg, lo, hi);
+  }
+  void ack_received(int ep, int dest, uint32_t msg) override { log<kAckReceived>(ep, dest, msg); }
+  void send_done(int ep, int dest, uint32_t msg) override { log<kSendDone>(ep, dest, msg); }
+  void message_arrived(int ep, int src, uint32_t msg, uint32_t size, ami::Protocol p) override {
+    log<kMessageArrived>(ep, src, msg, size, p);
+  }
+  void committed(int ep, int src, uint32_t msg, uint32_t lo, uint32_t hi) override {
+    log<kCommitted>(ep, src, msg, lo, hi);
+  }
+  void discarded(int ep, int src, uint32_t msg, uint32_t lo, uint32_t hi) override {
+    log<kDiscarded>(ep, src, msg, lo, hi);
+  }
+  void stop_sent(int ep, int src, uint32_t msg, ami::StopCause c) override {
+    log<kStopSent>(ep, src, msg, c);
+  }
+  void cts_received(int ep, int src, uint32_t msg, uint32_t eager) override {
+    log<kCtsReceived>(ep, src, msg, eager);
+  }
+  void rdma_target(int ep, int src, uint32_t msg, uint64_t buf, uint32_t size) override {
+    log<kRdmaTarget>(ep, src, msg, buf, size);
+  }
+  void get_posted(int ep, int src, uint32_t msg, uint32_t lo, uint32_t hi,
+                  ami::GetKind k) override {
+    log<kGetPosted>(ep, src, msg, lo, hi, k);
+  }
+  void rdma_landed(int ep, uint64_t addr, uint32_t bytes) override {
+    log<kRdmaLanded>(ep, addr, bytes);
+  }
+  void temp_usage(int ep, uint64_t used, uint64_t capacity) override {
+    log<kTempUsage>(ep, used, capacity);
+  }
+  void receive_done(int ep, int src, uint32_t msg) override { log<kReceiveDone>(ep, src, msg); }
+
+ private:
+  template <size_t call, class... A>
+  void log(A... args) {
+    static_assert(std::is_same_v<std::remove_const_t<std::tuple_element_t<call, decltype(kCalls)>>,
+                                 void (AmiTrace::*)(A...)>,
+                  "the arguments of the call numbered");
+    log_.add([&](ByteWriter& w) {
+      w.put(static_cast<uint8_t>(call));
+      (w.put(args), ...);
+    });
+  }
+  PartitionLog& log_;
+};
+
+AmiTraceLog::AmiTraceLog() : recorder_(std::make_unique<Recorder>(log_)) {}
+AmiTraceLog::~AmiTraceLog() = default;
+
+AmiTrace& AmiTraceLog::trace() {
+  return *recorder_;
+}
+
+void AmiTraceLog::replay(AmiChecker& checker) {
+  log_.replay([&](uint64_t at, ByteReader& r) {
+    checker.replaying_at(at);
+    play_call(r.get<uint8_t>(), checker, r, std::make_index_sequence<kCallCount>());
+  });
+  checker.replaying_at(std::nullopt);
 }
 
 }  // namespace hs::checkers

@@ -15,6 +15,8 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -22,6 +24,7 @@
 
 #include "sw/ami/byte_ranges.h"
 #include "sw/ami/trace.h"
+#include "testbench/checkers/partition_log.h"
 
 namespace hs::torus {
 class TorusMachine;
@@ -76,8 +79,12 @@ class AmiChecker : public fw::ami::AmiTrace {
  public:
   // Registers every rule, so a report lists them all even when a run never reaches one.
   AmiChecker();
-  // Watches the torus DMA engines' direct puts as RDMA commitments.
-  void watch(torus::TorusMachine& m);
+  // Reports the torus DMA engines' direct puts (those of this process's nodes) to `trace` (the
+  // checker, or a parallel run's log) as RDMA landings.
+  static void watch(torus::TorusMachine& m, fw::ami::AmiTrace& trace);
+  // While a log replays (AmiTraceLog): the simulated time of the event replayed, in the
+  // kernel's units; nullopt: the kernel's time.
+  void replaying_at(std::optional<uint64_t> at) { replay_at_ = at; }
 
   const std::map<std::tuple<int, int, uint32_t>, AmiMessageRecord>& messages() const {
     return msgs_;
@@ -119,6 +126,7 @@ class AmiChecker : public fw::ami::AmiTrace {
     uint32_t size;
     Key key;
   };
+  double now_ns() const;
   AmiMessageRecord& rec(int src, int dest, uint32_t msg);
   void commit(AmiMessageRecord& r, const Key& k, uint32_t lo, uint32_t hi, bool rdma);
 
@@ -128,6 +136,33 @@ class AmiChecker : public fw::ami::AmiTrace {
   std::map<Key, uint32_t> eager_end_;  // last eager byte posted + 1
   std::map<int, std::vector<Target>> targets_;
   uint64_t violations_ = 0, peak_temp_ = 0;
+  std::optional<uint64_t> replay_at_;
+};
+
+// A parallel run (docs/parallel.md): the sender and the receiver may live in different
+// partitions, so each partition logs its endpoints' trace events (and its nodes' RDMA
+// landings), and the reporting partition replays every partition's log into the checker at
+// the end, in simulated-time order, each event at its own time (partition_log.h says the order
+// and why the checker then reaches the sequential run's verdicts and records). A violation is
+// found at the end of the run, not when it happens.
+class AmiTraceLog {
+ public:
+  AmiTraceLog();
+  ~AmiTraceLog();
+  // Where this partition's endpoints (and its DMA engines' RDMA landings) report.
+  fw::ami::AmiTrace& trace();
+
+  // This partition's events; another partition's, added after those held (partition order).
+  Bytes save() const { return log_.save(); }
+  void merge(const Bytes& b) { log_.merge(b); }
+  // Replays every event held into the checker (once).
+  void replay(AmiChecker& checker);
+  size_t events() const { return log_.events(); }
+
+ private:
+  class Recorder;  // the trace port that logs each call (ami_checker.cpp)
+  PartitionLog log_;
+  std::unique_ptr<Recorder> recorder_;
 };
 
 }  // namespace hs::checkers

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "testbench/checkers/ami_checker.h"
@@ -14,6 +15,7 @@ using namespace hs;
 namespace ami = hs::fw::ami;
 namespace rules = hs::checkers::ami_rules;
 using hs::checkers::AmiChecker;
+using hs::checkers::AmiTraceLog;
 
 namespace {
 
@@ -220,4 +222,72 @@ TEST(AmiCheckerNegative, EveryRuleIsListedInTheReport) {
     EXPECT_NE(std::find(names.begin(), names.end(), rule), names.end()) << rule;
   }
   EXPECT_EQ(names.size(), 17u);
+}
+
+namespace {
+
+// Runs the (empty) kernel on to `ns`, so that what is logged next is stamped with that time.
+void at(double ns) {
+  sc_core::sc_start(sc_core::sc_time(ns, sc_core::SC_NS) - sc_core::sc_time_stamp());
+}
+
+// A parallel run's logs of a variant-B message: the receiver in partition 0, the sender in
+// partition 1, their events interleaved in time as the wire orders them. The receiver's CTS
+// carries `cts_e`; the sender processed the STOP at E = 100. Replayed in time order (not
+// partition order: the CTS would then come before the STOP it answers), the logs are one
+// correct message when cts_e is 100.
+AmiChecker replay_partition_logs(uint32_t cts_e) {
+  AmiTraceLog receiver_log, sender_log;
+  ami::AmiTrace& receiver = receiver_log.trace();
+  ami::AmiTrace& sender = sender_log.trace();
+  const auto p = ami::Protocol::StopB;
+  at(10);
+  sender.send_posted(kSender, kReceiver, kMsg, kSize, p);
+  sender.eager_posted(kSender, kReceiver, kMsg, 0, 100);
+  at(20);
+  receiver.message_arrived(kReceiver, kSender, kMsg, kSize, p);
+  receiver.committed(kReceiver, kSender, kMsg, 0, 100);
+  receiver.stop_sent(kReceiver, kSender, kMsg, ami::StopCause::TempSpace);
+  at(30);
+  sender.stop_processed(kSender, kReceiver, kMsg, 100);
+  at(40);
+  receiver.cts_received(kReceiver, kSender, kMsg, cts_e);
+  receiver.get_posted(kReceiver, kSender, kMsg, cts_e, kSize, ami::GetKind::Final);
+  receiver.rdma_target(kReceiver, kSender, kMsg, 0x1000, kSize);
+  at(50);
+  receiver.rdma_landed(kReceiver, 0x1000 + 100, kSize - 100);
+  receiver.receive_done(kReceiver, kSender, kMsg);
+  at(60);
+  sender.ack_received(kSender, kReceiver, kMsg);
+  sender.send_done(kSender, kReceiver, kMsg);
+  at(70);  // the end of the run: the replay's events keep their own times
+  receiver_log.merge(sender_log.save());
+  EXPECT_EQ(receiver_log.events(), 13u);
+  AmiChecker ck;
+  receiver_log.replay(ck);
+  EXPECT_EQ(receiver_log.events(), 0u);
+  return ck;
+}
+
+}  // namespace
+
+TEST(AmiCheckerNegative, PartitionLogsReplayedBreakNoRule) {
+  const AmiChecker ck = replay_partition_logs(100);
+  EXPECT_TRUE(failed().empty());
+  EXPECT_EQ(ck.violations(), 0u);
+  ASSERT_EQ(ck.messages().size(), 1u);
+  const auto& r = ck.messages().begin()->second;
+  // Each record at its event's time, whichever partition logged it.
+  EXPECT_DOUBLE_EQ(r.stop_ns, 20);            // the receiver's log
+  EXPECT_DOUBLE_EQ(r.stop_processed_ns, 30);  // the sender's
+  EXPECT_DOUBLE_EQ(r.first_rdma_ns, 50);
+  EXPECT_DOUBLE_EQ(r.done_ns, 50);
+  EXPECT_EQ(r.committed_by_rdma, kSize - 100);
+  EXPECT_TRUE(r.receive_done && r.send_done);
+}
+
+TEST(AmiCheckerNegative, AStopInAnotherPartitionsLogThatTheCtsMisquotes) {
+  const AmiChecker ck = replay_partition_logs(90);
+  EXPECT_EQ(failed(), only(rules::kCtsCarriesE));
+  EXPECT_EQ(ck.violations(), 1u);
 }

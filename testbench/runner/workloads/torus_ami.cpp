@@ -1,10 +1,13 @@
 // A stream of AMI messages (sw/apps/ami_stream.h) between node 0 and a node `hops` away over
 // the torus DMA, or (hops = 0) between cores 0 and 1 of node 0 over the shared-memory adapter,
-// with the AMI checker armed.
+// with the AMI checker armed. In a parallel run each endpoint runs, and is read, in its node's
+// partition; the checker sees both through the partitions' logs (ami_checker.h).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
+#include <utility>
 
 #include "sw/ami/shm_adapter.h"
 #include "sw/ami/torus_adapter.h"
@@ -166,7 +169,9 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
       "arrives), delayed (workload.receive_delay after that), random (per message)",
       {"early", "late", "delayed", "random"});
   fw::ami_stream::parse_readiness(ready, cfg.readiness);
-  const double core_hz = m.machine.node(0).core_list[0]->clock_hz();
+  // Every node is built alike (torus.node.*): this process's first stands for them all.
+  torus::ComputeNode& node0 = first_local_node(m);
+  const double core_hz = node0.core_list[0]->clock_hz();
   const double delay_ns = p.real("receive_delay", 20000, "ns",
                                  "delayed: RECEIVE this long after the SEND arrives; "
                                  "random: up to this",
@@ -183,31 +188,35 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
                            .integer("slots", 16, "descriptors", "injection FIFO slots (N)",
                                     Range::between(1, 1024)));
 
-  // Endpoints and adapters.
-  torus::ComputeNode& n0 = m.machine.node(0);
-  Core* send_core = n0.core_list[0].get();
-  Core* recv_core = nullptr;
+  // Endpoints and adapters. The checker watches them live in a sequential run; a parallel run's
+  // partitions log what their endpoints report, replayed into it at the end.
+  const torus::Partition& part = *m.machine.partition;
   fw::ami_stream::AdapterFactory make_s, make_r;
   uint32_t payload = 0;  // bytes an adapter packet carries: the temporary space's block
   auto checker = std::make_shared<checkers::AmiChecker>();
   m.keep.push_back(checker);
   checkers::AmiChecker* ck = checker.get();
+  std::shared_ptr<checkers::AmiTraceLog> log;
+  if (!part.whole()) {
+    log = std::make_shared<checkers::AmiTraceLog>();
+    m.keep.push_back(log);
+  }
+  fw::ami::AmiTrace* trace = log ? &log->trace() : ck;
   if (hops == 0) {
-    if (n0.core_list.size() < 2) {
+    if (node0.core_list.size() < 2) {
       throw InputError(
           "workload.hops = 0 puts both endpoints on node 0 and needs two cores "
           "(torus.node.cores >= 2)");
     }
-    recv_core = n0.core_list[1].get();
     cfg.sender = 0;
     cfg.receiver = 1;
     fw::ami::ShmAdapterConfig sc;
     sc.slots = slots;
     sc.copy_bytes_per_cycle = acfg.copy_bytes_per_cycle;
     payload = fw::ami::ShmAdapter::kEntryBytes - fw::ami::ShmAdapter::kEntryHeader;
-    make_s = make_r = [sc, ck](fw::Hal& hal) {
+    make_s = make_r = [sc, trace](fw::Hal& hal) {
       auto a = std::make_unique<fw::ami::ShmAdapter>(hal, sc, hal.core_index());
-      a->set_trace(ck);
+      a->set_trace(trace);
       return std::unique_ptr<fw::ami::Adapter>(std::move(a));
     };
   } else {
@@ -217,10 +226,9 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
                                    hops, shape.size(0), shape.size(1), shape.size(2),
                                    shape.wrap() ? "torus" : "mesh"));
     }
-    recv_core = m.machine.node(b).core_list[0].get();
     cfg.sender = 0;
     cfg.receiver = b;
-    const auto& dma = n0.dma->config();
+    const auto& dma = node0.dma->config();
     fw::ami::TorusAdapterConfig tc;
     tc.slots = slots;
     tc.counter_groups = static_cast<int>(dma.injection_bank.groups);
@@ -238,7 +246,7 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
     };
     make_s = make_for(0);
     make_r = make_for(b);
-    ck->watch(m.machine);
+    checkers::AmiChecker::watch(m.machine, *trace);
   }
   // The eager baseline fails mid-run on a message its peer's credits can never cover; the
   // largest eager message (limit or workload size) is known now, so refuse it here with the
@@ -270,7 +278,7 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
   }
 
   // Both endpoints' nodes hold the AMI's scratch and their buffers (one parameter for all).
-  m.machine.node(0).dram->require(
+  node0.dram->require(
       std::max(cfg.send_buf, cfg.recv_buf) + span,
       fmt::format("the send and receive buffers (workload.bytes x (2 x workload.window + 2) at "
                   "{:#x} and {:#x})",
@@ -284,14 +292,55 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
   auto out_r = std::make_shared<fw::ami_stream::Results>();
   m.keep.push_back(out_s);
   m.keep.push_back(out_r);
-  send_core->set_firmware([cfg, acfg_s, make_s, ck, out_s](fw::Hal& hal) {
-    fw::ami_stream::sender(hal, cfg, acfg_s, make_s, ck, *out_s);
-  });
-  recv_core->set_firmware([cfg, acfg_r, make_r, ck, out_r](fw::Hal& hal) {
-    fw::ami_stream::receiver(hal, cfg, acfg_r, make_r, ck, *out_r);
-  });
+  // The sender is core 0 of node 0; the receiver core 1 of node 0 (hops = 0) or core 0 of its
+  // node. Each runs where its node lives.
+  const int send_node = 0, recv_node = hops == 0 ? 0 : cfg.receiver;
+  if (part.local(send_node)) {
+    m.machine.node(send_node).core_list[0]->set_firmware(
+        [cfg, acfg_s, make_s, trace, out_s](fw::Hal& hal) {
+          fw::ami_stream::sender(hal, cfg, acfg_s, make_s, trace, *out_s);
+        });
+  }
+  if (part.local(recv_node)) {
+    m.machine.node(recv_node).core_list[hops == 0 ? 1 : 0]->set_firmware(
+        [cfg, acfg_r, make_r, trace, out_r](fw::Hal& hal) {
+          fw::ami_stream::receiver(hal, cfg, acfg_r, make_r, trace, *out_r);
+        });
+  }
+  // A parallel run: each side's results where its node lives, then the checker's events; the
+  // reporting partition takes the sides it did not run.
+  torus::TorusMachine* machine = &m.machine;
+  m.save_workload = [machine, send_node, recv_node, out_s, out_r, log] {
+    ByteWriter w;
+    for (const auto& [node, out] : {std::pair{send_node, out_s}, std::pair{recv_node, out_r}}) {
+      w.put<uint8_t>(machine->partition->local(node));
+      if (!machine->partition->local(node)) continue;
+      w.put_vector(out->messages);
+      w.put(out->sender_stats);
+      w.put(out->receiver_stats);
+      w.put(out->bad_messages);
+      w.put_string(out->first_error);
+    }
+    w.put_vector(log ? log->save() : Bytes{});
+    return w.take();
+  };
+  m.merge_workload = [out_s, out_r, log](const Bytes& b) {
+    ByteReader in(b);
+    for (const auto& out : {out_s, out_r}) {
+      if (in.get<uint8_t>() == 0) continue;
+      out->messages = in.get_vector<fw::ami_stream::MessageRecord>();
+      out->sender_stats = in.get<ami::AmiStats>();
+      out->receiver_stats = in.get<ami::AmiStats>();
+      out->bad_messages = in.get<int>();
+      out->first_error = in.get_string();
+    }
+    const Bytes events = in.get_vector<uint8_t>();
+    if (log) log->merge(events);
+    if (!in.done()) throw std::runtime_error("a partition's AMI figures have bytes left over");
+  };
 
   m.results = [=] {
+    if (log) log->replay(*ck);  // every partition's events, merged by now
     Json r;
     const double ns_per_cycle = 1e9 / core_hz;
     r["protocol"] = ami::protocol_name(acfg.protocol);
