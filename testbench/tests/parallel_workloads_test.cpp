@@ -12,67 +12,15 @@
 
 #include "testbench/support/cli_run.h"
 #include "testbench/support/mpirun.h"
+#include "testbench/support/same_as_sequential.h"
 
 using Json = nlohmann::json;
-using hs::testing::CliResult;
-using hs::testing::file_text;
-using hs::testing::hybridsim_bin;
-using hs::testing::model_part;
-using hs::testing::mpirun;
-using hs::testing::run_shell;
-using hs::testing::temp_path;
+using hs::testing::expect_same_as_sequential;
 
 namespace {
 
 const std::string kTorus =
     " --set torus.network.x=4 --set torus.network.y=4 --set torus.network.z=4";
-
-struct Sequential {
-  CliResult run;
-  Json report;
-  std::string csv;
-};
-
-Sequential run_sequential(const std::string& args) {
-  const std::string report = temp_path("seq.json"), csv = temp_path("seq.csv");
-  Sequential s;
-  s.run = run_shell(hybridsim_bin() + " run " + args + " --quiet --report " + report +
-                    " --link-csv " + csv + " 2>&1");
-  s.report = Json::parse(file_text(report));
-  s.csv = file_text(csv);
-  return s;
-}
-
-// Runs `args` as one process, then under mpirun -np P for each P: the same report and link
-// CSV. P = 8 runs as 2x2x2 boxes (4 planes take at most 4 slabs), against a sequential run
-// given the same partitioner. `status` is the verdict the runs must reach ("failed" for a
-// run that must fail); returns the sequential run's report.
-Json expect_same_as_sequential(const std::string& args, const std::vector<int>& processes,
-                               const std::string& status = "passed") {
-  const Sequential slabs = run_sequential(args);
-  EXPECT_EQ(slabs.report["status"], status) << slabs.run.output;
-  EXPECT_EQ(slabs.run.code, status == "passed" ? 0 : 1) << slabs.run.output;
-  for (int p : processes) {
-    SCOPED_TRACE(args + " with " + std::to_string(p) + " processes");
-    const std::string boxes = p == 8 ? " --set torus.partition.scheme=box" : "";
-    const Sequential s = boxes.empty() ? slabs : run_sequential(args + boxes);
-    const std::string par = temp_path("par.json"), par_csv = temp_path("par.csv");
-    const CliResult m =
-        run_shell(mpirun(p, "timeout 300 ") + hybridsim_bin() + " run " + args + boxes +
-                  " --quiet --report " + par + " --link-csv " + par_csv + " 2>&1");
-    EXPECT_EQ(m.code, s.run.code) << m.output;
-    if (m.code != s.run.code) continue;
-    const Json r = Json::parse(file_text(par));
-    EXPECT_EQ(r["run"]["partitions"], p);
-    if (p > 1) {
-      // Traffic crossed the cuts: the nodes of one partition talked to another's.
-      EXPECT_GT(r["run"]["parallel"]["cut_messages"].get<double>(), 0);
-    }
-    EXPECT_EQ(model_part(s.report), model_part(r)) << "reports differ";
-    EXPECT_EQ(s.csv, file_text(par_csv)) << "link CSVs differ";
-  }
-  return slabs.report;
-}
 
 // An MPI job's report: every rank finished and the checker matched what they sent.
 void expect_whole_job(const Json& report) {
