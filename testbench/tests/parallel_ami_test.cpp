@@ -108,3 +108,25 @@ TEST(ParallelAmi, AStreamStoppedMidwayIsTheSequentialRun) {
   EXPECT_EQ(r["end"]["reason"], "stopped at sim.stop_at");
   EXPECT_EQ(r["results"]["data_verified"], false);
 }
+
+// The transaction trace and the waveform of a partitioned stream are the sequential run's,
+// byte for byte: the endpoints' cores and DMA engines traced where they live, merged at the end.
+TEST(ParallelAmi, TraceAndWaveformAreTheSequentialRuns) {
+  using hs::testing::file_text;
+  using hs::testing::hybridsim_bin;
+  using hs::testing::run_shell;
+  using hs::testing::temp_path;
+  const std::string args = variant("C", "late") + " --set workload.hops=3 --quiet";
+  const auto outputs = [](const std::string& name) {
+    return " --trace " + temp_path(name + ".json") + " --vcd " + temp_path(name + ".vcd") + " 2>&1";
+  };
+  const auto seq = run_shell(hybridsim_bin() + " run " + args + outputs("seq"));
+  ASSERT_EQ(seq.code, 0) << seq.output;
+  const auto par = run_shell(hs::testing::mpirun(3, "timeout 300 ") + hybridsim_bin() + " run " +
+                             args + outputs("par"));
+  ASSERT_EQ(par.code, 0) << par.output;
+  const std::string trace = file_text(temp_path("seq.json"));
+  EXPECT_NE(trace.find("traceEvents"), std::string::npos);
+  EXPECT_EQ(trace, file_text(temp_path("par.json")));
+  EXPECT_EQ(file_text(temp_path("seq.vcd")), file_text(temp_path("par.vcd")));
+}
