@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
 
 namespace hs::checkers {
@@ -51,8 +52,14 @@ void PartitionLog::replay(const std::function<void(uint64_t at, ByteReader&)>& p
   std::stable_sort(index_.begin(), index_.end(), [](const Entry& a, const Entry& b) {
     return a.at != b.at ? a.at < b.at : a.log < b.log;
   });
+  // A violation found in replay is recorded at its event's time, as the live run records it.
+  struct EventTime {
+    CheckRegistry& checks = CheckRegistry::instance();
+    ~EventTime() { checks.replaying_at(std::nullopt); }
+  } time;
   for (const Entry& e : index_) {
     ByteReader r(payloads_[e.log].data() + e.offset, e.size);
+    time.checks.replaying_at(sc_core::sc_time::from_value(e.at));
     play(e.at, r);
     if (!r.done()) throw std::logic_error("a trace log event was not read whole");
   }

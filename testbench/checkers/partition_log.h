@@ -9,7 +9,8 @@
 //   are at least a cut message's delay apart when one depends on the other, so this is an
 //   order the sequential run could have seen, and a checker whose verdicts do not depend on
 //   the order of independent same-time events reaches the sequential run's.
-// - A log replays once; a violation is then found at the end of the run, not when it happens.
+// - A log replays once; a violation is then found at the end of the run, not when it happens,
+//   and recorded at the time of the event that broke the rule.
 // The checkers' own logs (MpiTraceLog, AmiTraceLog) write and read each event's payload.
 #pragma once
 #include <cstdint>

@@ -47,6 +47,37 @@ TEST(CheckRegistry, CountsEvaluationsAndNamesTheCheckAViolationBroke) {
   EXPECT_EQ(reg.failed_checks(), std::vector<std::string>{"test rule: i is never 2"});
 }
 
+// A parallel run's partitions, merged: the violations in the order of simulated time, as one
+// process records them (same-time ones in partition order), and a replayed event's violation
+// at the event's time.
+TEST(CheckRegistry, MergedPartitionsListViolationsInTimeOrder) {
+  using sc_core::SC_NS;
+  using sc_core::sc_time;
+  CheckRegistry part0, part1;
+  const auto fail_at = [](CheckRegistry& reg, double ns, const char* rule, const char* who) {
+    reg.replaying_at(sc_time(ns, SC_NS));
+    reg.fail(rule, who, "broken");
+    reg.replaying_at(std::nullopt);
+  };
+  fail_at(part0, 20, "test rule: late", "p0");
+  fail_at(part1, 10, "test rule: early", "p1");
+  fail_at(part1, 20, "test rule: late", "p1");
+  part0.merge(part1.save());
+  const auto& v = part0.violations();
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].component, "p1");
+  EXPECT_EQ(v[0].at, sc_time(10, SC_NS));
+  EXPECT_EQ(v[1].component, "p0");
+  EXPECT_EQ(v[2].component, "p1");
+  EXPECT_EQ(v[2].at, sc_time(20, SC_NS));
+  EXPECT_EQ(part0.failed_checks(),
+            (std::vector<std::string>{"test rule: early", "test rule: late"}));
+  EXPECT_EQ(part0.check("test rule: late").failures, 2u);
+  // Back on simulated time once the replay ends.
+  part0.fail("test rule: live", "p0", "broken");
+  EXPECT_EQ(part0.violations().back().at, sc_core::sc_time_stamp());
+}
+
 TEST(CheckReport, TextListsEveryCheckWithVerdictAndCountAndTagsViolations) {
   auto& reg = CheckRegistry::instance();
   for (int i = 0; i < 4; ++i) HS_CHECK(true, "test rule: always holds", "test", "never");

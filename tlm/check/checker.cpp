@@ -19,7 +19,8 @@ void CheckRegistry::fail(Check& check, const std::string& component, const std::
   ++check.failures;
   // A failure found outside an evaluation (a model error path) still counts as one.
   check.evaluations = std::max(check.evaluations, check.failures);
-  violations_.push_back({check.name, component, message, sc_core::sc_time_stamp()});
+  violations_.push_back(
+      {check.name, component, message, replay_at_.value_or(sc_core::sc_time_stamp())});
   // Pause rather than stop: the runner can then unwind the threads still suspended.
   if (sc_core::sc_is_running()) sc_core::sc_pause();
 }
@@ -88,6 +89,9 @@ void CheckRegistry::merge(const Bytes& partition) {
     v.at = sc_core::sc_time::from_value(r.get<uint64_t>());
     violations_.push_back(std::move(v));
   }
+  // Each partition's list is in time order: a stable sort interleaves them by time.
+  std::stable_sort(violations_.begin(), violations_.end(),
+                   [](const Violation& a, const Violation& b) { return a.at < b.at; });
 }
 
 }  // namespace hs

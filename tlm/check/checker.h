@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -42,6 +43,10 @@ class CheckRegistry {
   }
 
   bool ok() const { return violations_.empty(); }
+  // A checker replaying a log of events at the run's end (a parallel run, docs/parallel.md)
+  // records its violations at the time of the event replayed, as the run that watched the
+  // event live does, not at the end's; nullopt returns to the simulated time.
+  void replaying_at(std::optional<sc_core::sc_time> at) { replay_at_ = at; }
   // A run stopped before its work was done (sim.stop_at, sim.time_limit, a signal, or a
   // violation or error that stopped the kernel): checks that need the work to be finished
   // (every packet delivered, every message's data compared) do not run; they are reported as
@@ -70,7 +75,8 @@ class CheckRegistry {
   //  "invariants": [{name, evaluations, failures, passed, [not_run]}] (sorted by name)}.
   nlohmann::json to_json() const;
   // A parallel run: every partition's tallies and violations, added to this process's (the
-  // one that reports) in partition order.
+  // one that reports). Violations stay in the order of simulated time, as one process records
+  // them; same-time violations of different partitions keep partition order.
   Bytes save() const;
   void merge(const Bytes& partition);
 
@@ -78,6 +84,7 @@ class CheckRegistry {
   std::vector<Violation> violations_;
   std::map<std::string, Check> checks_;  // map nodes never move: references stay valid
   bool cut_short_ = false;
+  std::optional<sc_core::sc_time> replay_at_;
 };
 
 // Evaluates `cond` as one evaluation of `check` (a Check&); on failure records it against
