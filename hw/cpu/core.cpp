@@ -5,6 +5,7 @@
 #include <sysc/kernel/sc_dynamic_processes.h>
 #include <unordered_map>
 
+#include "hw/cpu/core_activation.h"
 #include "tlm/check/checker.h"
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
@@ -269,7 +270,50 @@ void Core::raise_irq(unsigned line) {
   deliver(line);
 }
 
+namespace {
+// The first interrupt delivered this instant to each core that waited for one, and where it
+// was raised (core_activation.h).
+struct Raise {
+  uint64_t at = UINT64_MAX;
+  int position = 2;
+  Order entry;
+  std::vector<uint64_t> path;
+};
+bool activations_kept = false;
+std::unordered_map<const Core*, Raise>& raises() {
+  static std::unordered_map<const Core*, Raise> r;
+  return r;
+}
+}  // namespace
+
+void keep_core_activations() {
+  activations_kept = true;
+}
+
+CoreActivation core_activation(const Core& core) {
+  const uint64_t now = hs::now().value();
+  CoreActivation a;
+  const auto it = raises().find(&core);
+  if (it != raises().end() && it->second.at == now) {
+    a.round = it->second.position == 2 ? 2 : 1;
+    a.entry = it->second.entry;
+    a.path = it->second.path;
+  } else {
+    a.entry = Order::of(now, origin_id(core.name()), 0);
+  }
+  return a;
+}
+
 void Core::deliver(unsigned line) {
+  if (activations_kept && state() == State::WaitIrq) {
+    Raise& r = raises()[this];
+    if (r.at != hs::now().value()) {
+      const std::vector<uint64_t>* path = nullptr;
+      r.at = hs::now().value();
+      r.position = Timeline::position(r.entry, &path);
+      r.path = r.position == 1 && path ? *path : std::vector<uint64_t>{};
+    }
+  }
   irq_pending_ |= 1u << (line & 31);
   irq_event_.notify(sc_core::SC_ZERO_TIME);
 }

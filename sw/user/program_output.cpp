@@ -7,13 +7,15 @@
 namespace hs::user {
 
 void ProgramOutput::emit(int stream, const std::string& label, const char* text, size_t len) {
+  std::string line = labels_ ? "[" + label + "] " : std::string();
+  line.append(text, len);
+  if (hold_) return hold_(label, stream, std::move(line));
+  print(stream, line);
+}
+
+void ProgramOutput::print(int stream, const std::string& line) {
   std::FILE* f = stream == HS_STDERR ? err_ : out_;
-  if (labels_) {
-    std::fputc('[', f);
-    std::fwrite(label.data(), 1, label.size(), f);
-    std::fputs("] ", f);
-  }
-  std::fwrite(text, 1, len, f);
+  std::fwrite(line.data(), 1, line.size(), f);
   std::fflush(f);
 }
 

@@ -3,9 +3,12 @@
 // Each instance's bytes are assembled into whole lines, so lines of different instances never
 // mix; with labels on, each line starts with its instance's label ("[3] "). A partial last
 // line is written when its instance ends.
+// A partitioned run holds the lines instead (hold_lines): each partition's reach the reporting
+// process, which prints them once, in the sequential run's order, when the run ends.
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace hs::user {
@@ -30,11 +33,19 @@ class ProgramOutput {
     uint64_t bytes_ = 0;
   };
 
+  // Each whole line (labelled when labels are on) goes to `hold` instead of the streams, with
+  // its instance's label: `hold(label, stream, line)`.
+  using Hold = std::function<void(const std::string& label, int stream, std::string line)>;
+  void hold_lines(Hold hold) { hold_ = std::move(hold); }
+  // Writes a line held before.
+  void print(int stream, const std::string& line);
+
  private:
   void emit(int stream, const std::string& label, const char* text, size_t len);
   std::FILE* out_;
   std::FILE* err_;
   bool labels_;
+  Hold hold_;
 };
 
 }  // namespace hs::user

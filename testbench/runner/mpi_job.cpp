@@ -212,9 +212,15 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
           j->finished[static_cast<size_t>(r)] = true;
         });
   }
+  gather_job_figures(m, job, std::move(figures));
+}
+
+void gather_job_figures(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankFigures figures,
+                        PartitionFigures partition) {
   // A parallel run: each partition's ranks, in rank order, then the checker's events.
+  MpiJob* j = job.get();
   torus::TorusMachine* machine = &m.machine;
-  m.save_workload = [j, machine, figures] {
+  m.save_workload = [j, machine, figures, partition] {
     ByteWriter w;
     for (int r = 0; r < j->ranks(); ++r) {
       if (!machine->partition->local(j->map->place(r).node)) continue;
@@ -225,9 +231,10 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
     }
     w.put(-1);
     w.put_vector(j->log ? j->log->save() : Bytes{});
+    if (partition.save) partition.save(w);
     return w.take();
   };
-  m.merge_workload = [j, figures](const Bytes& b) {
+  m.merge_workload = [j, figures, partition](const Bytes& b) {
     ByteReader in(b);
     for (int r = in.get<int>(); r >= 0; r = in.get<int>()) {
       if (r >= j->ranks()) throw std::runtime_error("a partition's figures name no rank");
@@ -237,6 +244,7 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
     }
     const Bytes log = in.get_vector<uint8_t>();
     if (j->log) j->log->merge(log);
+    if (partition.merge) partition.merge(in);
     if (!in.done()) throw std::runtime_error("a partition's MPI figures have bytes left over");
   };
 }

@@ -47,6 +47,12 @@ struct RankFigures {
   std::function<void(int rank, ByteReader&)> merge;
 };
 
+// A workload's own figures of the whole partition (beyond its ranks'), for a parallel run.
+struct PartitionFigures {
+  std::function<void(ByteWriter&)> save;
+  std::function<void(ByteReader&)> merge;
+};
+
 // Runs `program` as every rank, each on its node's core t, after the layer's set-up. In a
 // parallel run only this partition's ranks run here, and the job's figures (each rank's
 // counts, whether it finished, the checker's events, and `figures`) reach the reporting
@@ -54,6 +60,12 @@ struct RankFigures {
 using RankProgram = std::function<void(fw::mpi::Comm&, fw::mpi::Collectives&)>;
 void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program,
                    RankFigures figures = {});
+
+// What install_ranks hands the reporting partition, for a workload that runs its ranks itself:
+// each of this partition's ranks' counts, whether it finished and `figures`, the checker's
+// events, then `partition`.
+void gather_job_figures(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankFigures figures,
+                        PartitionFigures partition = {});
 
 // The motifs' workload.iterations (timed) and workload.warmup (untimed, first).
 void declare_iterations(int& iterations, int& warmup);

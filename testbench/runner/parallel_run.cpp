@@ -79,9 +79,9 @@ uint64_t ps(double ns) {
 
 const std::vector<std::string>& partitionable_workloads() {
   static const std::vector<std::string> names{
-      "torus_traffic",      "halo3d",    "allreduce", "sweep3d",         "pingpong_pairs",
-      "random_permutation", "transpose", "program",   "mpi_conformance", "torus_pingpong",
-      "torus_ami"};
+      "torus_traffic",      "halo3d",     "allreduce", "sweep3d",         "pingpong_pairs",
+      "random_permutation", "transpose",  "program",   "mpi_conformance", "torus_pingpong",
+      "torus_ami",          "mpi_program"};
   return names;
 }
 

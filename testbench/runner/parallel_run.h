@@ -52,6 +52,9 @@ class PartitionedModel {
   // partition) end the run as a failed check, which the reporting partition then records.
   virtual std::vector<uint64_t> window_sums() const { return {}; }
   virtual bool stop_on(const std::vector<uint64_t>& /*sums*/) { return false; }
+  // The place of each of this partition's cores (Model::cores(), in that order) in the whole
+  // machine's order of cores: how the partitions' unfinished cores are listed as one.
+  virtual std::vector<uint64_t> core_places() const = 0;
 };
 
 // The workloads that run partitioned, and the refusal of any other for a parallel run.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -243,19 +244,51 @@ std::string Simulation::name_scenario(const std::string& path, const std::string
 Simulation::~Simulation() = default;
 
 // The first few unfinished cores by name, with what each was doing; a whole machine's worth
-// would bury them. Empty when every core with firmware finished.
+// would bury them. Empty when every core with firmware finished. A parallel run: every
+// partition calls it, and partition 0 lists every partition's, in the machine's order.
 std::string Simulation::unfinished_cores() const {
   constexpr size_t kNamed = 16;
-  Json named = Json::array();
-  size_t stuck = 0;
-  for (const Core* c : model_->cores()) {
+  PartitionedModel* partitioned = parallel() ? model_->partitioned() : nullptr;
+  const std::vector<Core*> cores = model_->cores();
+  const std::vector<uint64_t> places =
+      partitioned ? partitioned->core_places() : std::vector<uint64_t>{};
+  // (place, description) of the first kNamed here, and how many in all.
+  std::vector<std::pair<uint64_t, std::string>> first;
+  uint64_t stuck = 0;
+  for (size_t i = 0; i < cores.size(); ++i) {
+    const Core* c = cores[i];
     if (!c->has_firmware() || c->finished()) continue;
     if (++stuck > kNamed) continue;
     const std::string in = c->open_phases();
     const std::string note = model_->core_note(c);
-    named.push_back(fmt::format("{} ({}{}{}{}{})", c->name(), describe(c->state()),
-                                in.empty() ? "" : ", in ", in, note.empty() ? "" : "; ", note));
+    first.emplace_back(partitioned ? places.at(i) : i,
+                       fmt::format("{} ({}{}{}{}{})", c->name(), describe(c->state()),
+                                   in.empty() ? "" : ", in ", in, note.empty() ? "" : "; ", note));
   }
+  if (partitioned) {
+    ByteWriter w;
+    w.put(stuck);
+    w.put(static_cast<uint64_t>(first.size()));
+    for (const auto& [place, text] : first) {
+      w.put(place);
+      w.put_string(text);
+    }
+    const std::vector<Bytes> all = group_->gather(w.take());
+    first.clear();
+    stuck = 0;
+    for (const Bytes& b : all) {  // partition 0 only: the others get nothing
+      ByteReader r(b);
+      stuck += r.get<uint64_t>();
+      for (auto n = r.get<uint64_t>(); n > 0; --n) {
+        const auto place = r.get<uint64_t>();
+        first.emplace_back(place, r.get_string());
+      }
+    }
+    std::sort(first.begin(), first.end());
+    if (first.size() > kNamed) first.resize(kNamed);
+  }
+  Json named = Json::array();
+  for (const auto& entry : first) named.push_back(entry.second);
   if (stuck == 0) return "";
   return fmt::format("{} core(s) never finished their firmware: {}{}", stuck, named.dump(),
                      stuck > kNamed ? fmt::format(" and {} more", stuck - kNamed) : "");
@@ -289,10 +322,12 @@ int Simulation::run(std::ostream& out) {
     checks.fail("simulation kernel: no error or exception", "kernel", ran.kernel_error);
   }
   std::vector<PartitionTimes> partitions;
+  std::string unfinished;
   if (partitioned) {
     // Partition 0 reports for the machine; the others hand it their figures and are done.
     partitions = merge_partitions(*group_, *partitioned, times);
     gather_partition_traces(*group_, !opts_.trace_path.empty(), !opts_.vcd_path.empty());
+    unfinished = unfinished_cores();
     if (group_->rank() != 0) {
       reaper_->unwind();
       report_ = {{"results", Json::object()}};  // partition 0's report has them all
@@ -304,7 +339,7 @@ int Simulation::run(std::ostream& out) {
   const sc_core::sc_time end = sc_core::sc_time_stamp();
   const int stop_signal = interrupt_->signal();
 
-  const std::string unfinished = unfinished_cores();
+  if (!partitioned) unfinished = unfinished_cores();
   if (ran.reason == RunEndReason::TimeLimit) {
     checks.fail("watchdog: the run finishes before sim.time_limit", "sim",
                 fmt::format("work was left at sim.time_limit ({}){}", human_time(time_limit_ns_),

@@ -64,6 +64,17 @@ nlohmann::json TorusModel::workload_results() const {
   return r;
 }
 
+std::vector<uint64_t> TorusModel::core_places() const {
+  // Node by node, as TorusMachine::cores() lists them; a node has fewer than 2^16 cores.
+  std::vector<uint64_t> places;
+  for (size_t n = 0; n < machine.nodes.size(); ++n) {
+    if (!machine.nodes[n]) continue;
+    const size_t cores = machine.nodes[n]->cores().size();
+    for (size_t c = 0; c < cores; ++c) places.push_back(n << 16 | c);
+  }
+  return places;
+}
+
 Bytes TorusModel::save_partition() const {
   ByteWriter w;
   w.put_vector(machine.network->save_partition());

@@ -47,6 +47,7 @@ class TorusModel : public Model, public PartitionedModel {
   bool stop_on(const std::vector<uint64_t>& sums) override {
     return machine.network->standstill(sums);
   }
+  std::vector<uint64_t> core_places() const override;
   std::function<Bytes()> save_workload;
   std::function<void(const Bytes&)> merge_workload;
 

@@ -8,12 +8,20 @@
 // exits with another status, aborts, crashes, calls MPI_Abort or makes an erroneous MPI call
 // (MPI_ERRORS_ARE_FATAL) fails the run naming the rank, what happened and where; the first
 // such end's status is the job's exit status (results.exit_status), which mpirun returns.
+//
+// A parallel run (docs/parallel.md): each partition runs its own nodes' ranks. Their output
+// lines and abnormal ends are held, each with its place in the sequential run's order
+// (hw/cpu/core_activation.h), and reach the reporting partition at the end, which prints the
+// lines once, in that order, and takes the first abnormal end's status as the job's. A failed
+// rank stops every partition at the next window's end (a failed check); what the sequential
+// run never reached (the other partitions' stretch of that window) is left out of the output.
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "hw/cpu/core_activation.h"
 #include "sw/mpi/api/mpi_rank.h"
 #include "testbench/runner/mpi_job.h"
 #include "testbench/runner/user_programs.h"
@@ -31,26 +39,149 @@ constexpr const char* kRankEnds = "MPI program: every rank calls MPI_Finalize an
 constexpr const char* kMpiCalls =
     "MPI program: every MPI call is correct (no MPI error, no MPI_Abort)";
 
+// A held record's place in the sequential run's order: the time, then the activation of the
+// core that made it (core_activation.h: its round, the timeline entry, the entry's path), then
+// the partition and that partition's own count (one activation's records keep their order).
+struct RunPlace {
+  uint64_t at = 0;
+  int round = 0;
+  Order entry;
+  std::vector<uint64_t> path;
+  int partition = 0;
+  uint64_t seq = 0;
+
+  bool operator<(const RunPlace& o) const {
+    if (at != o.at) return at < o.at;
+    if (round != o.round) return round < o.round;
+    if (round < 2) {
+      if (entry < o.entry) return true;
+      if (o.entry < entry) return false;
+      if (path.size() != o.path.size()) return path.size() < o.path.size();
+      if (path != o.path) return path < o.path;
+    }
+    return partition != o.partition ? partition < o.partition : seq < o.seq;
+  }
+  // Whether a run stopped by the end at `stop` still got here: the sequential run ends with
+  // the delta cycle of the failure, so the same round of the same instant is in.
+  bool reached_by(const RunPlace& stop) const {
+    return at < stop.at || (at == stop.at && round <= stop.round);
+  }
+  void save(ByteWriter& w) const {
+    for (uint64_t v : {at, entry.at, entry.tie, entry.origin, seq}) w.put(v);
+    w.put(round);
+    w.put(partition);
+    w.put_vector(path);
+  }
+  static RunPlace load(ByteReader& r) {
+    RunPlace p;
+    for (uint64_t* v : {&p.at, &p.entry.at, &p.entry.tie, &p.entry.origin, &p.seq}) {
+      *v = r.get<uint64_t>();
+    }
+    p.round = r.get<int>();
+    p.partition = r.get<int>();
+    p.path = r.get_vector<uint64_t>();
+    return p;
+  }
+};
+
+// A record held with its place: an abnormal end (value: the rank's status; text: why), or a
+// line of a rank's output in a parallel run (value: the stream).
+struct Held {
+  RunPlace place;
+  int value = 0;
+  std::string text;
+
+  bool operator<(const Held& o) const { return place < o.place; }
+  static void save(const std::vector<Held>& records, ByteWriter& w) {
+    w.put(static_cast<uint64_t>(records.size()));
+    for (const Held& h : records) {
+      h.place.save(w);
+      w.put(h.value);
+      w.put_string(h.text);
+    }
+  }
+  static void merge(ByteReader& r, std::vector<Held>& into) {
+    for (auto n = r.get<uint64_t>(); n > 0; --n) {
+      Held h;
+      h.place = RunPlace::load(r);
+      h.value = r.get<int>();
+      h.text = r.get_string();
+      into.push_back(std::move(h));
+    }
+  }
+};
+
+// A rank's own figures, read where it ran.
+struct RankProgramFigures {
+  uint64_t compute_cycles = 0, calls = 0, host_bytes = 0, heap_peak = 0;
+};
+
 // The job's ranks and how they ended.
 struct ProgramJob {
   std::shared_ptr<const user::ProgramImage> image;
   std::unique_ptr<user::ProgramOutput> output;
+  // By rank; null for another partition's ranks in a parallel run.
   std::vector<std::unique_ptr<user::ProgramInstance>> instances;
   std::vector<std::unique_ptr<fw::mpi::api::MpiRank>> ranks;
+  std::vector<const Core*> cores;
   fw::mpi::api::MpiJobLink link;
   UserProgramParams params;
-  int exit_status = 0;  // the first abnormal end's
-  bool failed = false;
-  std::vector<std::string> ends;  // abnormal ends, in order
+  std::vector<Held> ends;  // abnormal ends, in order (a parallel run: sorted at the end)
   double last_end_ns = 0;
   std::vector<bool> reported;  // a rank whose failure is already recorded
+  // A parallel run: this partition's number, its held lines, its count of held records, and
+  // the other partitions' ranks' figures.
+  bool parallel = false;
+  int partition = 0;
+  std::vector<Held> lines;
+  uint64_t held = 0;
+  std::vector<RankProgramFigures> figures;
+
+  // Where rank r's core stands in the run's order now.
+  RunPlace place(int rank) {
+    RunPlace p;
+    p.at = hs::now().value();
+    p.partition = partition;
+    p.seq = held++;
+    if (!parallel) return p;  // a sequential run keeps the order things happen in
+    const CoreActivation a = core_activation(*cores[static_cast<size_t>(rank)]);
+    p.round = a.round;
+    p.entry = a.entry;
+    p.path = a.path;
+    return p;
+  }
 
   void fail(int rank, int status, const std::string& why, const char* check) {
-    if (!failed) exit_status = status;
-    failed = true;
     reported[static_cast<size_t>(rank)] = true;
-    ends.push_back(why);
+    ends.push_back({place(rank), status, why});
     CheckRegistry::instance().fail(check, fmt::format("rank {}", rank), why);
+  }
+
+  RankProgramFigures figures_of(int rank) const {
+    const auto& i = instances[static_cast<size_t>(rank)];
+    if (!i) return figures[static_cast<size_t>(rank)];
+    RankProgramFigures f;
+    f.compute_cycles = i->compute_cycles();
+    f.calls = i->calls();
+    f.host_bytes = i->host_bytes();
+    if (const auto* h = i->heap_if_started()) f.heap_peak = h->peak();
+    return f;
+  }
+
+  // The reporting partition of a parallel run, every partition's records merged: the ends and
+  // lines in the run's order, up to the first end (where the sequential run stopped); prints
+  // the lines.
+  void finish_parallel() {
+    std::stable_sort(ends.begin(), ends.end());
+    std::stable_sort(lines.begin(), lines.end());
+    if (!ends.empty()) {
+      const RunPlace stop = ends.front().place;
+      const auto late = [&](const Held& h) { return !h.place.reached_by(stop); };
+      ends.erase(std::remove_if(ends.begin(), ends.end(), late), ends.end());
+      lines.erase(std::remove_if(lines.begin(), lines.end(), late), lines.end());
+    }
+    for (const Held& l : lines) output->print(l.value, l.text);
+    lines.clear();
   }
 
   // After rank r's program returned to its firmware.
@@ -75,6 +206,18 @@ struct ProgramJob {
       return;
     }
     fail(r, p.exit_status() != 0 ? p.exit_status() : 1, why, kRankEnds);
+  }
+
+  // A parallel run: this partition's ranks' figures, ends and lines.
+  void save(ByteWriter& w) const {
+    Held::save(ends, w);
+    Held::save(lines, w);
+    w.put(last_end_ns);
+  }
+  void merge(ByteReader& r) {
+    Held::merge(r, ends);
+    Held::merge(r, lines);
+    last_end_ns = std::max(last_end_ns, r.get<double>());
   }
 };
 
@@ -149,10 +292,24 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
   CheckRegistry::instance().check(kRankEnds);
   CheckRegistry::instance().check(kMpiCalls);
   const int n = job->ranks();
+  const torus::Partition& part = *m.machine.partition;
   pj->reported.assign(static_cast<size_t>(n), false);
+  pj->instances.resize(static_cast<size_t>(n));
+  pj->ranks.resize(static_cast<size_t>(n));
+  pj->cores.assign(static_cast<size_t>(n), nullptr);
+  pj->figures.resize(static_cast<size_t>(n));
+  if (!part.whole()) {
+    pj->parallel = true;
+    pj->partition = part.self();
+    keep_core_activations();
+    pj->output->hold_lines([state](const std::string& label, int stream, std::string line) {
+      state->lines.push_back({state->place(std::stoi(label)), stream, std::move(line)});
+    });
+  }
   MpiJob* j = job.get();
   for (int r = 0; r < n; ++r) {
     const auto& place = job->map->place(r);
+    if (!part.local(place.node)) continue;  // another partition runs it
     torus::ComputeNode& node = m.machine.node(place.node);
     user::InstanceSetup s;
     s.name = fmt::format("rank {}", r);
@@ -164,15 +321,17 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
     s.stack_param = pj->params.stack_param;
     s.compute = pj->params.compute;
     s.output = pj->output.get();
+    auto& instance = pj->instances[static_cast<size_t>(r)];
     try {
-      pj->instances.push_back(
-          std::make_unique<user::ProgramInstance>(pj->image, std::move(s), windows_in(*node.dram)));
+      instance =
+          std::make_unique<user::ProgramInstance>(pj->image, std::move(s), windows_in(*node.dram));
     } catch (const std::runtime_error& e) {
       throw InputError(fmt::format("parameter '{}': {}", program_param, e.what()));
     }
-    pj->ranks.push_back(
-        std::make_unique<fw::mpi::api::MpiRank>(*pj->instances.back(), pj->link, r));
+    pj->ranks[static_cast<size_t>(r)] =
+        std::make_unique<fw::mpi::api::MpiRank>(*instance, pj->link, r);
     Core* core = node.core_list[static_cast<size_t>(place.t)].get();
+    pj->cores[static_cast<size_t>(r)] = core;
     core->set_stack(pj->params.stack_bytes, true);
     core->set_firmware([state, j, r](fw::Hal& hal) {
       state->instances[static_cast<size_t>(r)]->run(hal);
@@ -184,9 +343,8 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
   // A rank that never finishes is named by its MPI call (and the line that made it).
   std::vector<std::pair<const Core*, int>> rank_of_core;
   for (int r = 0; r < n; ++r) {
-    const auto& place = job->map->place(r);
-    rank_of_core.emplace_back(
-        m.machine.node(place.node).core_list[static_cast<size_t>(place.t)].get(), r);
+    if (pj->cores[static_cast<size_t>(r)])
+      rank_of_core.emplace_back(pj->cores[static_cast<size_t>(r)], r);
   }
   m.core_notes = [state, rank_of_core](const Core* c) -> std::string {
     for (const auto& [core, r] : rank_of_core) {
@@ -197,23 +355,41 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
     return "";
   };
   m.keep.push_back(pj);
+  RankFigures figures;  // a parallel run: each rank's own figures, then the partition's records
+  figures.save = [state](int rank, ByteWriter& w) {
+    const RankProgramFigures f = state->figures_of(rank);
+    for (uint64_t v : {f.compute_cycles, f.calls, f.host_bytes, f.heap_peak}) w.put(v);
+  };
+  figures.merge = [state](int rank, ByteReader& in) {
+    RankProgramFigures& f = state->figures[static_cast<size_t>(rank)];
+    for (uint64_t* v : {&f.compute_cycles, &f.calls, &f.host_bytes, &f.heap_peak}) {
+      *v = in.get<uint64_t>();
+    }
+  };
+  gather_job_figures(
+      m, job, figures,
+      {[state](ByteWriter& w) { state->save(w); }, [state](ByteReader& in) { state->merge(in); }});
   m.results = [job, pj, path] {
+    if (pj->parallel) pj->finish_parallel();  // every partition's records are here by now
     nlohmann::json r = job->json();
     r["program"] = path;
-    r["exit_status"] = pj->exit_status;
-    r["abnormal_ends"] = pj->ends;
+    r["exit_status"] = pj->ends.empty() ? 0 : pj->ends.front().value;
+    std::vector<std::string> ends;
+    for (const Held& e : pj->ends) ends.push_back(e.text);
+    r["abnormal_ends"] = ends;
     r["compute_model"] = user::compute_kind_name(pj->params.compute.kind);
     uint64_t compute = 0, calls = 0, host = 0, heap_peak = 0;
-    for (const auto& i : pj->instances) {
-      compute += i->compute_cycles();
-      calls += i->calls();
-      host += i->host_bytes();
-      if (const auto* h = i->heap_if_started())
-        heap_peak = std::max<uint64_t>(heap_peak, h->peak());
+    const int ranks = job->ranks();
+    for (int rank = 0; rank < ranks; ++rank) {
+      const RankProgramFigures f = pj->figures_of(rank);
+      compute += f.compute_cycles;
+      calls += f.calls;
+      host += f.host_bytes;
+      heap_peak = std::max(heap_peak, f.heap_peak);
     }
     r["program_compute_cycles"] = compute;
     r["calls_into_the_simulator"] = calls;
-    r["host_bytes_per_rank"] = pj->instances.empty() ? 0 : host / pj->instances.size();
+    r["host_bytes_per_rank"] = ranks == 0 ? 0 : host / static_cast<uint64_t>(ranks);
     r["heap_peak_bytes_max"] = heap_peak;
     r["collectives_unverified"] = job->checker->collectives_unverified();
     r["job_time_ns"] = pj->last_end_ns;

@@ -1,0 +1,33 @@
+// Where the activation a core runs now stands among the activations of one instant, for what
+// a partitioned run merges in the sequential run's order (a user program's output lines and
+// how its ranks ended, testbench/runner/workloads/mpi_program.cpp).
+//
+// Rules (the kernel's order within an instant, tlm/timing/timeline.h):
+// - Cores whose timed wait ended run in the instant's first delta cycle, in the order their
+//   alarms ring: the timeline's order of (time, the core's origin, ...).
+// - Cores an interrupt woke run in the next, in the order the interrupts were delivered: the
+//   order of the timeline entries that raised them.
+// - Anything else (an interrupt delivered outside the timeline's dispatch) comes after both;
+//   its place among other partitions' activations is not known (partition order).
+// Interrupts are recorded only after keep_core_activations() (a partitioned run's user
+// programs); nothing else pays for it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "tlm/timing/timeline.h"
+
+namespace hs {
+
+class Core;
+
+struct CoreActivation {
+  int round = 0;  // 0: a timed wait ended; 1: an interrupt raised by a timeline entry; 2: other
+  Order entry;    // the alarm's ringing (round 0) or the entry that raised the interrupt
+  std::vector<uint64_t> path;  // the raising action's place in a "now" queue (round 1)
+};
+
+void keep_core_activations();
+CoreActivation core_activation(const Core& core);
+
+}  // namespace hs
