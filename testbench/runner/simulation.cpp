@@ -294,6 +294,17 @@ std::string Simulation::unfinished_cores() const {
                      stuck > kNamed ? fmt::format(" and {} more", stuck - kNamed) : "");
 }
 
+namespace {
+// Ends in the trace, at the run's end, the open phases of every core whose firmware never
+// finished.
+void trace_unfinished_phases(const Model& model) {
+  const sc_core::sc_time end = sc_core::sc_time_stamp();
+  for (const Core* c : model.cores()) {
+    if (c->has_firmware() && !c->finished()) c->trace_open_phases(end);
+  }
+}
+}  // namespace
+
 int Simulation::run(std::ostream& out) {
   TransactionTrace::instance().start();
   interrupt_->arm();
@@ -325,11 +336,15 @@ int Simulation::run(std::ostream& out) {
   std::string unfinished;
   if (partitioned) {
     // Partition 0 reports for the machine; the others hand it their figures and are done.
+    // Each first names its unfinished firmware, traces its open phases and unwinds it, as the
+    // sequential run does before it reports: what a user's program prints as it unwinds (its
+    // buffered output) is among the figures handed over.
+    unfinished = unfinished_cores();
+    trace_unfinished_phases(*model_);
+    reaper_->unwind();
     partitions = merge_partitions(*group_, *partitioned, times);
     gather_partition_traces(*group_, !opts_.trace_path.empty(), !opts_.vcd_path.empty());
-    unfinished = unfinished_cores();
     if (group_->rank() != 0) {
-      reaper_->unwind();
       report_ = {{"results", Json::object()}};  // partition 0's report has them all
       return 0;
     }
@@ -353,14 +368,13 @@ int Simulation::run(std::ostream& out) {
   check_physical_limits(end);
   // Every output is attempted even if one fails; the failures are reported together.
   InputProblems unwritten;
-  for (const Core* c : model_->cores()) {
-    if (c->has_firmware() && !c->finished()) c->trace_open_phases(end);
-  }
+  if (!partitioned) trace_unfinished_phases(*model_);
   unwritten.attempt([] { TransactionTrace::instance().close(); });
   unwritten.attempt([] { SignalTrace::instance().close(); });
   // Threads still suspended (firmware stopped early, engines waiting for work) are unwound so
-  // their stacks release what they hold; the figures above were read before.
-  reaper_->unwind();
+  // their stacks release what they hold; the figures above were read before (a parallel run
+  // has unwound them above).
+  if (!partitioned) reaper_->unwind();
 
   // Workloads check their results (data integrity) here, so this precedes the verdict.
   Json results = model_->workload_results();

@@ -28,6 +28,7 @@
 #include "testbench/runner/workload_registry.h"
 #include "tlm/check/checker.h"
 #include "tlm/common/errors.h"
+#include "tlm/kernel/fiber.h"
 #include "tlm/kernel/now.h"
 #include "tlm/params/param_registry.h"
 
@@ -42,7 +43,10 @@ constexpr const char* kMpiCalls =
 // A held record's place in the sequential run's order: the time, then the activation of the
 // core that made it (core_activation.h: its round, the timeline entry, the entry's path), then
 // the partition and that partition's own count (one activation's records keep their order).
+// What a rank prints as its firmware is unwound after the run (its buffered output) comes
+// last, in the order the kernel unwinds the cores: the machine's last core first.
 struct RunPlace {
+  static constexpr int kUnwound = 3;  // the round of what is printed after the run
   uint64_t at = 0;
   int round = 0;
   Order entry;
@@ -53,7 +57,7 @@ struct RunPlace {
   bool operator<(const RunPlace& o) const {
     if (at != o.at) return at < o.at;
     if (round != o.round) return round < o.round;
-    if (round < 2) {
+    if (round != 2) {
       if (entry < o.entry) return true;
       if (o.entry < entry) return false;
       if (path.size() != o.path.size()) return path.size() < o.path.size();
@@ -64,6 +68,7 @@ struct RunPlace {
   // Whether a run stopped by the end at `stop` still got here: the sequential run ends with
   // the delta cycle of the failure, so the same round of the same instant is in.
   bool reached_by(const RunPlace& stop) const {
+    if (round == kUnwound) return true;  // every run unwinds what is left
     return at < stop.at || (at == stop.at && round <= stop.round);
   }
   void save(ByteWriter& w) const {
@@ -144,6 +149,14 @@ struct ProgramJob {
     p.partition = partition;
     p.seq = held++;
     if (!parallel) return p;  // a sequential run keeps the order things happen in
+    if (const Fiber* f = Fiber::current(); f && f->unwinding()) {
+      const auto& where = link.map->place(rank);
+      p.at = UINT64_MAX;
+      p.round = RunPlace::kUnwound;
+      p.entry =
+          Order{0, ~(static_cast<uint64_t>(where.node) << 16 | static_cast<uint64_t>(where.t)), 0};
+      return p;
+    }
     const CoreActivation a = core_activation(*cores[static_cast<size_t>(rank)]);
     p.round = a.round;
     p.entry = a.entry;
