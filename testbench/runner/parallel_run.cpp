@@ -124,6 +124,13 @@ RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, Process
     v.max = {stop, sc_core::sc_time_stamp().value()};
     v.sum = model.window_sums();
     group.vote(v);
+    if (model.shows_each_window()) {
+      try {
+        model.show_window_records(group.gather(model.take_window_records()));
+      } catch (const std::exception& e) {  // the others wait for this one: end them all
+        group.abort(std::string("what the run shows: ") + e.what());
+      }
+    }
     times.sync_s += seconds_since(sync0);
     const uint64_t next = v.min[0], reached = v.max[1];
     if (v.max[0] == kGoOn && model.stop_on(v.sum)) {

@@ -55,6 +55,12 @@ class PartitionedModel {
   // The place of each of this partition's cores (Model::cores(), in that order) in the whole
   // machine's order of cores: how the partitions' unfinished cores are listed as one.
   virtual std::vector<uint64_t> core_places() const = 0;
+  // What the reporting partition shows as the run goes on (a user's program's output): when
+  // the model has any (alike in every partition), each partition's records since the last
+  // window's end reach partition 0 at each window's end, after the vote.
+  virtual bool shows_each_window() const { return false; }
+  virtual Bytes take_window_records() { return {}; }
+  virtual void show_window_records(const std::vector<Bytes>& /*by_partition*/) {}
 };
 
 // The workloads that run partitioned, and the refusal of any other for a parallel run.

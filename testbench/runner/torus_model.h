@@ -48,8 +48,16 @@ class TorusModel : public Model, public PartitionedModel {
     return machine.network->standstill(sums);
   }
   std::vector<uint64_t> core_places() const override;
+  bool shows_each_window() const override { return static_cast<bool>(show_window_workload); }
+  Bytes take_window_records() override { return take_window_workload(); }
+  void show_window_records(const std::vector<Bytes>& by_partition) override {
+    show_window_workload(by_partition);
+  }
   std::function<Bytes()> save_workload;
   std::function<void(const Bytes&)> merge_workload;
+  // A workload that shows records as the run goes on sets both (PartitionedModel's).
+  std::function<Bytes()> take_window_workload;
+  std::function<void(const std::vector<Bytes>&)> show_window_workload;
 
   std::function<nlohmann::json()> results;             // set by the workload
   std::function<std::string(const Core*)> core_notes;  // set by a workload that has them

@@ -11,10 +11,10 @@
 //
 // A parallel run (docs/parallel.md): each partition runs its own nodes' ranks. Their output
 // lines and abnormal ends are held, each with its place in the sequential run's order
-// (hw/cpu/core_activation.h), and reach the reporting partition at the end, which prints the
-// lines once, in that order, and takes the first abnormal end's status as the job's. A failed
-// rank stops every partition at the next window's end (a failed check); what the sequential
-// run never reached (the other partitions' stretch of that window) is left out of the output.
+// (hw/cpu/core_activation.h), and reach the reporting partition at each window's end, which
+// prints the lines once, in that order, and takes the first abnormal end's status as the
+// job's. A failed rank stops every partition at the next window's end (a failed check); what
+// the sequential run never reached (the other partitions' stretch of that window) is left out.
 #include <fmt/format.h>
 #include <algorithm>
 #include <cstdio>
@@ -131,14 +131,16 @@ struct ProgramJob {
   std::vector<const Core*> cores;
   fw::mpi::api::MpiJobLink link;
   UserProgramParams params;
-  std::vector<Held> ends;  // abnormal ends, in order (a parallel run: sorted at the end)
+  // The abnormal ends, in order (a parallel run: every partition's, at partition 0).
+  std::vector<Held> ends;
   double last_end_ns = 0;
   std::vector<bool> reported;  // a rank whose failure is already recorded
-  // A parallel run: this partition's number, its held lines, its count of held records, and
-  // the other partitions' ranks' figures.
+  // A parallel run: this partition's number, its ends and lines not yet handed to partition 0
+  // and its count of them, the lines partition 0 has still to print, and the other
+  // partitions' ranks' figures.
   bool parallel = false;
   int partition = 0;
-  std::vector<Held> lines;
+  std::vector<Held> held_ends, held_lines, lines;
   uint64_t held = 0;
   std::vector<RankProgramFigures> figures;
 
@@ -166,7 +168,7 @@ struct ProgramJob {
 
   void fail(int rank, int status, const std::string& why, const char* check) {
     reported[static_cast<size_t>(rank)] = true;
-    ends.push_back({place(rank), status, why});
+    (parallel ? held_ends : ends).push_back({place(rank), status, why});
     CheckRegistry::instance().fail(check, fmt::format("rank {}", rank), why);
   }
 
@@ -181,12 +183,12 @@ struct ProgramJob {
     return f;
   }
 
-  // The reporting partition of a parallel run, every partition's records merged: the ends and
-  // lines in the run's order, up to the first end (where the sequential run stopped); prints
-  // the lines.
-  void finish_parallel() {
+  // Partition 0 of a parallel run, with every partition's records to some window's end (and
+  // its own, at the run's end): prints the lines the sequential run reached, in its order. It
+  // stopped with the delta cycle of the first abnormal end: later ends and lines are dropped.
+  void print_reached() {
     std::stable_sort(ends.begin(), ends.end());
-    std::stable_sort(lines.begin(), lines.end());
+    std::sort(lines.begin(), lines.end());
     if (!ends.empty()) {
       const RunPlace stop = ends.front().place;
       const auto late = [&](const Held& h) { return !h.place.reached_by(stop); };
@@ -195,6 +197,13 @@ struct ProgramJob {
     }
     for (const Held& l : lines) output->print(l.value, l.text);
     lines.clear();
+  }
+  void finish_parallel() {
+    ends.insert(ends.end(), held_ends.begin(), held_ends.end());
+    lines.insert(lines.end(), held_lines.begin(), held_lines.end());
+    held_ends.clear();
+    held_lines.clear();
+    print_reached();
   }
 
   // After rank r's program returned to its firmware.
@@ -221,10 +230,28 @@ struct ProgramJob {
     fail(r, p.exit_status() != 0 ? p.exit_status() : 1, why, kRankEnds);
   }
 
-  // A parallel run: this partition's ranks' figures, ends and lines.
+  // A parallel run: this partition's ends and lines not yet handed on, at each window's end
+  // (take_window) and at the run's end (save, with the time of its ranks' last end); at
+  // partition 0, a partition's added.
+  Bytes take_window() {
+    ByteWriter w;
+    Held::save(held_ends, w);
+    Held::save(held_lines, w);
+    held_ends.clear();
+    held_lines.clear();
+    return w.take();
+  }
+  void show_window(const std::vector<Bytes>& by_partition) {
+    for (const Bytes& b : by_partition) {
+      ByteReader r(b);
+      Held::merge(r, ends);
+      Held::merge(r, lines);
+    }
+    print_reached();
+  }
   void save(ByteWriter& w) const {
-    Held::save(ends, w);
-    Held::save(lines, w);
+    Held::save(held_ends, w);
+    Held::save(held_lines, w);
     w.put(last_end_ns);
   }
   void merge(ByteReader& r) {
@@ -316,8 +343,11 @@ HYBRIDSIM_WORKLOAD(mpi_program, TorusModel,
     pj->partition = part.self();
     keep_core_activations();
     pj->output->hold_lines([state](const std::string& label, int stream, std::string line) {
-      state->lines.push_back({state->place(std::stoi(label)), stream, std::move(line)});
+      state->held_lines.push_back({state->place(std::stoi(label)), stream, std::move(line)});
     });
+    // Partition 0 prints the lines at each window's end, as far as every partition has run.
+    m.take_window_workload = [state] { return state->take_window(); };
+    m.show_window_workload = [state](const std::vector<Bytes>& b) { state->show_window(b); };
   }
   MpiJob* j = job.get();
   for (int r = 0; r < n; ++r) {
