@@ -11,8 +11,7 @@ namespace {
 enum Edge { kStart = 0, kEnd = 1 };
 }
 
-LinkLoad::LinkLoad(TorusNetwork& net)
-    : net_(net), start_busy_(static_cast<size_t>(net.shape().nodes()) * kDirs, 0) {}
+LinkLoad::LinkLoad(TorusNetwork& net) : net_(net), start_busy_(net.kept_routers() * kDirs, 0) {}
 
 void LinkLoad::window(const sc_core::sc_time& start, const sc_core::sc_time& end) {
   windowed_ = true;
@@ -28,7 +27,7 @@ void LinkLoad::on_timer(int edge) {
   std::vector<uint64_t>& into = edge == kStart ? start_busy_ : end_busy_;
   into.resize(start_busy_.size());
   for (size_t l = 0; l < into.size(); ++l) {
-    into[l] = net_.link_busy_ps(static_cast<int>(l / kDirs), static_cast<int>(l % kDirs), now);
+    into[l] = net_.link_busy_ps(net_.router_node(l / kDirs), static_cast<int>(l % kDirs), now);
   }
   (edge == kStart ? started_ : closed_) = true;
 }
@@ -43,18 +42,24 @@ const char* LinkLoad::window_reached() const {
   return !windowed_ || closed_ ? "whole" : "part";
 }
 
-uint64_t LinkLoad::busy_at_end(size_t link) const {
-  if (closed_) return end_busy_[link];
-  return net_.link_busy_ps(static_cast<int>(link / kDirs), static_cast<int>(link % kDirs),
-                           hs::now().value());
+int64_t LinkLoad::slot(int node, int dir) const {
+  if (whole_) return static_cast<int64_t>(node) * kDirs + dir;
+  if (!net_.local(node)) return -1;
+  return static_cast<int64_t>(net_.router_index(node)) * kDirs + dir;
+}
+
+uint64_t LinkLoad::busy_in_window(int node, int dir) const {
+  const int64_t l = slot(node, dir);
+  if (l < 0) return 0;
+  const uint64_t end =
+      closed_ ? end_busy_[static_cast<size_t>(l)] : net_.link_busy_ps(node, dir, hs::now().value());
+  return end - start_busy_[static_cast<size_t>(l)];
 }
 
 double LinkLoad::utilisation(int node, int dir) const {
   const uint64_t end = window_end();
   if (!started_ || end <= start_ps_) return 0.0;
-  const size_t l = static_cast<size_t>(node) * kDirs + dir;
-  return static_cast<double>(busy_at_end(l) - start_busy_[l]) /
-         static_cast<double>(end - start_ps_);
+  return static_cast<double>(busy_in_window(node, dir)) / static_cast<double>(end - start_ps_);
 }
 
 LinkLoad::Summary LinkLoad::direction(int dir) const {
@@ -65,8 +70,7 @@ LinkLoad::Summary LinkLoad::direction(int dir) const {
   uint64_t busy = 0;  // exact: the mean is the same however the links are summed
   for (int n = 0; n < shape.nodes(); ++n) {
     if (shape.neighbour(n, dir) < 0) continue;
-    const size_t l = static_cast<size_t>(n) * kDirs + dir;
-    busy += empty ? 0 : busy_at_end(l) - start_busy_[l];
+    busy += empty ? 0 : busy_in_window(n, dir);
     const double u = utilisation(n, dir);
     ++s.links;
     if (s.busiest < 0 || u > s.max) {  // the first of equals, in node order
@@ -102,17 +106,36 @@ std::string LinkLoad::csv() const {
 
 Bytes LinkLoad::save_partition() const {
   ByteWriter w;
+  std::vector<int32_t> nodes(net_.kept_routers());
+  for (size_t r = 0; r < nodes.size(); ++r) nodes[r] = net_.router_node(r);
+  w.put_vector(nodes);
   w.put_vector(start_busy_);
   w.put_vector(end_busy_);
   return w.take();
 }
 
 void LinkLoad::merge_partition(const Bytes& b) {
+  const size_t links = static_cast<size_t>(net_.shape().nodes()) * kDirs;
+  if (!whole_) {  // this process's snapshots, widened to every link
+    for (auto* mine : {&start_busy_, &end_busy_}) {
+      if (mine->empty()) continue;
+      std::vector<uint64_t> all(links, 0);
+      for (size_t l = 0; l < mine->size(); ++l) {
+        all[static_cast<size_t>(net_.router_node(l / kDirs)) * kDirs + l % kDirs] = (*mine)[l];
+      }
+      mine->swap(all);
+    }
+    whole_ = true;
+  }
   ByteReader r(b);
+  const auto nodes = r.get_vector<int32_t>();
   for (auto* mine : {&start_busy_, &end_busy_}) {
     const auto theirs = r.get_vector<uint64_t>();
-    mine->resize(std::max(mine->size(), theirs.size()), 0);
-    for (size_t i = 0; i < theirs.size(); ++i) (*mine)[i] += theirs[i];
+    if (theirs.empty()) continue;
+    mine->resize(links, 0);
+    for (size_t l = 0; l < theirs.size(); ++l) {
+      (*mine)[static_cast<size_t>(nodes.at(l / kDirs)) * kDirs + l % kDirs] = theirs[l];
+    }
   }
 }
 

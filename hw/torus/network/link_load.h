@@ -5,6 +5,9 @@
 // Rules: the snapshots ride on the network's event heap, so they are taken at exactly the
 // window's edges; a run that stops early reports the window up to where it stopped, and a
 // window it never entered as not reached (tlm/stats/measurement_window.h).
+// Partitioned, each process snapshots its own links only (the network's routers, in their
+// order); the reporting process widens its snapshots to the whole machine when it merges the
+// others' (merge_partition), so only it holds every link, and only at the end.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -26,7 +29,8 @@ class LinkLoad : public NetworkTimer {
   double window_end_ns() const { return static_cast<double>(window_end()) / 1e3; }
   // "whole", "part" or "not reached": how much of the window the run covered by now.
   const char* window_reached() const;
-  // Busy fraction of the link leaving `node` in direction `dir` (0 where there is no link).
+  // Busy fraction of the link leaving `node` in direction `dir` (0 where there is no link, or
+  // the link is another partition's and not merged here).
   double utilisation(int node, int dir) const;
 
   struct Summary {
@@ -47,11 +51,15 @@ class LinkLoad : public NetworkTimer {
 
  private:
   uint64_t window_end() const;
-  uint64_t busy_at_end(size_t link) const;
+  // Where the snapshots of the link leaving `node` in `dir` are (-1: not kept here).
+  int64_t slot(int node, int dir) const;
+  // Its busy time in [start, end of the window]; 0 if not kept here.
+  uint64_t busy_in_window(int node, int dir) const;
 
   TorusNetwork& net_;
   uint64_t start_ps_ = 0, end_ps_ = 0;
   bool windowed_ = false, started_ = true, closed_ = false;
+  bool whole_ = false;  // the snapshots cover every link (merged), by node * kDirs + dir
   std::vector<uint64_t> start_busy_, end_busy_;
 };
 

@@ -13,9 +13,9 @@
 //   parameter).
 // - A process builds only its own partition's compute nodes (TorusMachine) and drives its own
 //   routers and sources; what one sends to a router across the cut is a message to that
-//   partition (TorusNetwork::set_partition), which keeps input FIFOs for its own routers
-//   only. The network's per-link and per-output arrays (about 1.1 KB a node, against some
-//   60 KB a built node) still cover the whole machine in every process.
+//   partition (TorusNetwork's cut messages). The network keeps state for its own routers
+//   only; what spans the machine in every process is this map of owners and dense indices
+//   (8 bytes a node).
 // - Results do not depend on the partitioning: every figure is the sequential run's.
 #pragma once
 #include <cstdint>

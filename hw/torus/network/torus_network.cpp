@@ -52,7 +52,8 @@ void TorusNetwork::Fifo::push(Packet* p) {
   ++count;
 }
 
-TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cfg)
+TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cfg,
+                           const Partition* partition)
     : sc_module(name),
       cfg_(cfg),
       shape_(cfg.x, cfg.y, cfg.z, cfg.wrap),
@@ -75,6 +76,8 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
       injection_extra_(static_cast<int16_t>(std::max<int64_t>(
           entry_extra_, std::min<int64_t>(entry_extra_ + cfg.injection_reserve_chunks,
                                           int64_t{cfg.vc_buffer_chunks} - kMaxChunks)))),
+      part_(partition && !partition->whole() ? partition : nullptr),
+      routers_(part_ ? part_->local_nodes().size() : static_cast<size_t>(cfg.nodes())),
       min_tokens_(static_cast<int>(cfg.vc_buffer_chunks)),
       heap_([this](const Action& a) { handle(a); }),
       trace_(this->name(), shape_, vcs_, inj_queues_, static_cast<int>(cfg.vc_buffer_chunks)),
@@ -133,60 +136,64 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
     ser_ps_[c] = ps(cfg.serialisation_ns(c));
     rx_ps_[c] = ps(c * kChunkBytes * 1e9 / cfg.reception_bytes_per_second);
   }
-  endpoints_.assign(n, nullptr);
-  inputs_.resize(static_cast<size_t>(n) * kDirs * vcs_);
-  injections_.resize(static_cast<size_t>(n) * inj_queues_);
-  inj_held_.assign(static_cast<size_t>(n) * inj_queues_, 0);
-  fill_done_ps_.assign(static_cast<size_t>(n) * inj_queues_, 0);
-  tokens_.assign(static_cast<size_t>(n) * kDirs * vcs_, static_cast<int16_t>(cfg.vc_buffer_chunks));
-  lazy_credits_.resize(n);
-  link_free_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
-  link_busy_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
-  last_grant_ps_.assign(static_cast<size_t>(n) * kDirs, 0);
-  reception_free_ps_.assign(n, 0);
-  requesters_.assign(static_cast<size_t>(n) * kOutputs, 0);
-  arb_pending_.assign(n, 0);
-  wake_posted_.assign(static_cast<size_t>(n) * kOutputs, 0);
-  rr_.assign(static_cast<size_t>(n) * kOutputs, 0);
-  requests_.assign(static_cast<size_t>(n) * slots_, Request{});
-  if (crc_error_.enabled()) link_crc_errors_.assign(static_cast<size_t>(n) * kDirs, 0);
+  // Every per-router array: this partition's routers only (own(node)).
+  const size_t r = routers_;
+  endpoints_.assign(r, nullptr);
+  inputs_.resize(r * kDirs * vcs_);
+  injections_.resize(r * inj_queues_);
+  inj_held_.assign(r * inj_queues_, 0);
+  fill_done_ps_.assign(r * inj_queues_, 0);
+  tokens_.assign(r * kDirs * vcs_, static_cast<int16_t>(cfg.vc_buffer_chunks));
+  lazy_credits_.resize(r);
+  link_free_ps_.assign(r * kDirs, 0);
+  link_busy_ps_.assign(r * kDirs, 0);
+  last_grant_ps_.assign(r * kDirs, 0);
+  reception_free_ps_.assign(r, 0);
+  requesters_.assign(r * kOutputs, 0);
+  arb_pending_.assign(r, 0);
+  wake_posted_.assign(r * kOutputs, 0);
+  rr_.assign(r * kOutputs, 0);
+  requests_.assign(r * slots_, Request{});
+  if (crc_error_.enabled()) link_crc_errors_.assign(r * kDirs, 0);
   // Each router's identity in the order of same-time actions and its random stream, from its
   // coordinates (and the run's seed): the same whichever routers a process builds.
-  origins_.reserve(static_cast<size_t>(n));
-  selection_rng_.reserve(static_cast<size_t>(n));
-  for (int node = 0; node < n; ++node) {
+  origins_.reserve(r);
+  selection_rng_.reserve(r);
+  neighbours_.resize(r * kDirs);
+  for (size_t i = 0; i < r; ++i) {
+    const int node = node_of(i);
     const std::string router = std::string(this->name()) + "." + node_label(shape_, node);
     origins_.emplace_back(router);
     selection_rng_.emplace_back(stream_seed(router + ".selection"));
+    for (int d = 0; d < kDirs; ++d) neighbours_[i * kDirs + d] = shape_.neighbour(node, d);
   }
-  packets_made_.assign(static_cast<size_t>(n), 0);
+  packets_made_.assign(r, 0);
+  if (part_) {
+    outbox_of_.assign(static_cast<size_t>(part_->parts()), -1);
+    for (size_t i = 0; i < part_->neighbours().size(); ++i) {
+      outbox_of_[static_cast<size_t>(part_->neighbours()[i])] = static_cast<int>(i);
+    }
+    outboxes_.assign(part_->neighbours().size(), ByteWriter{});
+  }
   for (const FailedLink& f : cfg.failed_links) {
     if (f.at_ns <= 0) {
       fail_link(f.node, f.dir);
     } else {
-      post(ps(f.at_ns), f.node,
-           Action{Op::LinkFail, static_cast<int8_t>(f.dir), 0, 0, f.node, nullptr});
+      post_any(ps(f.at_ns), f.node,
+               Action{Op::LinkFail, static_cast<int8_t>(f.dir), 0, 0, f.node, nullptr});
     }
   }
 
   int links = 0;
-  neighbours_.resize(static_cast<size_t>(n) * kDirs);
   for (int node = 0; node < n; ++node) {
-    for (int d = 0; d < kDirs; ++d) {
-      neighbours_[static_cast<size_t>(node) * kDirs + d] = shape_.neighbour(node, d);
-      links += shape_.neighbour(node, d) >= 0;
-    }
+    for (int d = 0; d < kDirs; ++d) links += shape_.neighbour(node, d) >= 0;
   }
   stats_.derived("links", "links", "unidirectional links", [links] { return links; });
   stats_.derived("link_utilisation", "fraction", "mean busy fraction over all links",
                  [this, links] {
                    const uint64_t t = hs::now().value();
                    if (t == 0 || links == 0) return 0.0;
-                   uint64_t sum = 0;  // exact: the same however the links are summed
-                   for (size_t l = 0; l < link_busy_ps_.size(); ++l) {
-                     sum += link_busy_within(l, t);
-                   }
-                   return static_cast<double>(sum) / static_cast<double>(t) / links;
+                   return static_cast<double>(busy_sum_within(t)) / static_cast<double>(t) / links;
                  });
   stats_.derived("link_utilisation_max", "fraction", "busiest link's busy fraction",
                  [this] { return busiest_link_utilisation(hs::now().value()); });
@@ -224,14 +231,76 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cf
                  [this] { return cfg_.bisection_bound_per_node(); });
 }
 
-uint64_t TorusNetwork::link_busy_within(size_t link, uint64_t t_ps) const {
-  // A link carries one packet at a time, each from the hop's time on: only the latest can run
-  // past a window's end, and it started inside the window.
-  uint64_t free = link_free_ps_[link];
+namespace {
+// A link carries one packet at a time, each from the hop's time on: only the latest can run
+// past a window's end, and it started inside the window.
+uint64_t busy_within(uint64_t busy_ps, uint64_t free_ps, uint64_t t_ps) {
+  return busy_ps - (free_ps > t_ps ? free_ps - t_ps : 0);
+}
+}  // namespace
+
+uint64_t TorusNetwork::free_before(size_t l) const {
+  uint64_t free = link_free_ps_[l];
   if (free == kFailed) {
+    const size_t link = machine_link(node_of(l / kDirs), static_cast<int>(l % kDirs));
     for (const LinkFailure& f : failures_) free = f.link == link ? f.free_before_ps : free;
   }
-  return link_busy_ps_[link] - (free > t_ps ? free - t_ps : 0);
+  return free;
+}
+
+uint64_t TorusNetwork::link_busy_within(size_t l, uint64_t t_ps) const {
+  return busy_within(link_busy_ps_[l], free_before(l), t_ps);
+}
+
+TorusNetwork::Footprint TorusNetwork::footprint() const {
+  const size_t link_vcs = kDirs * static_cast<size_t>(vcs_);
+  const size_t queues = static_cast<size_t>(inj_queues_);
+  Footprint f;
+  for (size_t routers :
+       {endpoints_.size(), lazy_credits_.size(), reception_free_ps_.size(), arb_pending_.size(),
+        origins_.size(), selection_rng_.size(), packets_made_.size(), inputs_.size() / link_vcs,
+        tokens_.size() / link_vcs, injections_.size() / queues, inj_held_.size() / queues,
+        fill_done_ps_.size() / queues, requests_.size() / static_cast<size_t>(slots_),
+        requesters_.size() / kOutputs, wake_posted_.size() / kOutputs, rr_.size() / kOutputs}) {
+    f.routers = std::max(f.routers, routers);
+  }
+  for (size_t links : {neighbours_.size(), link_free_ps_.size(), link_busy_ps_.size(),
+                       last_grant_ps_.size(), link_crc_errors_.size()}) {
+    f.links = std::max(f.links, links);
+  }
+  f.routers = std::max(f.routers, f.links / kDirs);
+  return f;
+}
+
+uint64_t TorusNetwork::link_busy_ps(int node, int dir, uint64_t t_ps) const {
+  if (local(node)) return link_busy_within(link_index(node, dir), t_ps);
+  if (!merged_links_) return 0;
+  const size_t l = machine_link(node, dir);
+  return busy_within(merged_links_->busy_ps[l], merged_links_->free_ps[l], t_ps);
+}
+
+uint64_t TorusNetwork::crc_errors(int node, int dir) const {
+  if (link_crc_errors_.empty()) return 0;
+  if (local(node)) return link_crc_errors_[link_index(node, dir)];
+  return merged_links_ ? merged_links_->crc_errors[machine_link(node, dir)] : 0;
+}
+
+bool TorusNetwork::link_failed(int node, int dir) const {
+  if (local(node)) return link_free_ps_[link_index(node, dir)] == kFailed;
+  const size_t link = machine_link(node, dir);
+  return std::any_of(failures_.begin(), failures_.end(),
+                     [link](const LinkFailure& f) { return f.link == link; });
+}
+
+uint64_t TorusNetwork::busy_sum_within(uint64_t t_ps) const {
+  uint64_t sum = 0;  // exact: the same however the links are summed
+  for (size_t l = 0; l < link_busy_ps_.size(); ++l) sum += link_busy_within(l, t_ps);
+  if (merged_links_) {
+    for (size_t l = 0; l < merged_links_->busy_ps.size(); ++l) {
+      sum += busy_within(merged_links_->busy_ps[l], merged_links_->free_ps[l], t_ps);
+    }
+  }
+  return sum;
 }
 
 double TorusNetwork::busiest_link_utilisation(uint64_t t_ps) const {
@@ -240,16 +309,23 @@ double TorusNetwork::busiest_link_utilisation(uint64_t t_ps) const {
   for (size_t l = 0; l < link_busy_ps_.size(); ++l) {
     busiest = std::max(busiest, link_busy_within(l, t_ps));
   }
+  if (merged_links_) {
+    for (size_t l = 0; l < merged_links_->busy_ps.size(); ++l) {
+      busiest = std::max(busiest,
+                         busy_within(merged_links_->busy_ps[l], merged_links_->free_ps[l], t_ps));
+    }
+  }
   return static_cast<double>(busiest) / static_cast<double>(t_ps);
 }
 
 int64_t TorusNetwork::tokens_outstanding() const {
-  int64_t lent = 0;
+  int64_t lent = merged_tokens_lent_;
   for (int16_t t : tokens_) lent += static_cast<int64_t>(cfg_.vc_buffer_chunks) - t;
   const uint64_t now = hs::now().value();
-  for (const auto& node : lazy_credits_) {
-    for (const LazyCredit& c : node.list) lent -= c.key.at <= now ? c.chunks : 0;
+  for (const auto& router : lazy_credits_) {
+    for (const LazyCredit& c : router.list) lent -= c.key.at <= now ? c.chunks : 0;
   }
+  for (const LazyCredit& c : merged_lazy_) lent -= c.key.at <= now ? c.chunks : 0;
   return lent;
 }
 
@@ -260,8 +336,8 @@ std::vector<std::string> TorusNetwork::undelivered(size_t max) const {
     out.push_back(fmt::format("packet {} {}->{} waiting at {} {}", packet_label(shape_, p),
                               shape_.name(p.src), shape_.name(p.dest), shape_.name(node), where));
   };
-  for (int node = 0; node < shape_.nodes(); ++node) {
-    if (!local(node)) continue;  // another partition's FIFOs are not kept here
+  for (size_t r = 0; r < routers_; ++r) {  // in node order
+    const int node = node_of(r);
     for (int slot = 0; slot < slots_; ++slot) {
       const Fifo& f = slot_fifo(node, slot);
       for (uint32_t i = 0; i < f.count; ++i) describe(*f.at(i), node, slot_name(slot));
@@ -280,8 +356,8 @@ std::string TorusNetwork::slot_name(int slot) const {
 
 std::vector<StuckTraffic> TorusNetwork::collect_stuck() const {
   std::vector<StuckTraffic> out;
-  for (int node = 0; node < shape_.nodes(); ++node) {
-    if (!local(node)) continue;  // another partition's FIFOs are not kept here
+  for (size_t r = 0; r < routers_; ++r) {  // in node order
+    const int node = node_of(r);
     for (int slot = 0; slot < slots_; ++slot) {
       const Fifo& f = slot_fifo(node, slot);
       if (f.count == 0) continue;
@@ -321,14 +397,13 @@ TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) {
 }
 
 const TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) const {
-  return slot < kDirs * vcs_
-             ? inputs_[(own(node) * kDirs + static_cast<size_t>(slot / vcs_)) * vcs_ + slot % vcs_]
-             : injections_[own(node) * inj_queues_ + slot - kDirs * vcs_];
+  return slot < kDirs * vcs_ ? inputs_[link_index(node, slot / vcs_) * vcs_ + slot % vcs_]
+                             : injections_[own(node) * inj_queues_ + slot - kDirs * vcs_];
 }
 
 bool TorusNetwork::inject(int queue, Packet* p) {
   const int node = p->src;
-  const size_t q = static_cast<size_t>(node) * inj_queues_ + queue;
+  const size_t q = own(node) * inj_queues_ + queue;
   uint32_t& held = inj_held_[q];
   if (held >= cfg_.injection_queue_packets) return false;
   if (p->deposit) {
@@ -343,7 +418,7 @@ bool TorusNetwork::inject(int queue, Packet* p) {
   }
   ++held;
   const uint64_t now = hs::now().value();
-  p->id = packet_id(node, packets_made_[node]++);
+  p->id = packet_id(node, packets_made_[own(node)]++);
   if (p->created_ps == 0) p->created_ps = now;
   p->injected_ps = now;
   if (trace_.on()) trace_.injection(node, queue, held, now);
@@ -363,7 +438,22 @@ bool TorusNetwork::inject(int queue, Packet* p) {
 }
 
 void TorusNetwork::schedule(const sc_core::sc_time& at, NetworkTimer* timer, int node) {
-  post(at.value(), node, Action{Op::Timer, 0, 0, 0, node, timer});
+  post_any(at.value(), node, Action{Op::Timer, 0, 0, 0, node, timer});
+}
+
+void TorusNetwork::post_any(uint64_t at, int node, const Action& a) {
+  if (local(node)) {
+    post(at, node, a);
+    return;
+  }
+  auto it = std::find_if(foreign_origins_.begin(), foreign_origins_.end(),
+                         [node](const auto& o) { return o.first == node; });
+  if (it == foreign_origins_.end()) {
+    foreign_origins_.emplace_back(node,
+                                  Origin(std::string(name()) + "." + node_label(shape_, node)));
+    it = foreign_origins_.end() - 1;
+  }
+  heap_.post(at, it->second, a);
 }
 
 void TorusNetwork::handle(const Action& a) {
@@ -387,19 +477,21 @@ void TorusNetwork::handle(const Action& a) {
       if (!link_failed(a.node, a.a)) post_arbitrate(a.node, a.a);
       break;
     case Op::OutputFree:
-      wake_posted_[a.node * kOutputs + a.a] = 0;
+      wake_posted_[output_index(a.node, a.a)] = 0;
       post_arbitrate(a.node, a.a);
       break;
-    case Op::InjectionSlotFree:
-      --inj_held_[a.node * inj_queues_ + a.a];
-      if (trace_.on()) trace_.injection(a.node, a.a, inj_held_[a.node * inj_queues_ + a.a], now);
-      if (endpoints_[a.node]) endpoints_[a.node]->injection_ready(a.a);
+    case Op::InjectionSlotFree: {
+      const size_t r = own(a.node);
+      --inj_held_[r * inj_queues_ + a.a];
+      if (trace_.on()) trace_.injection(a.node, a.a, inj_held_[r * inj_queues_ + a.a], now);
+      if (endpoints_[r]) endpoints_[r]->injection_ready(a.a);
       break;
+    }
     case Op::Deliver: {
       auto* p = static_cast<Packet*>(a.ptr);
       if (p->deposit && p->dest != a.node) {  // a deposit copy: the packet itself goes on
         ++deposited_;
-        endpoints_[a.node]->deliver(p);
+        endpoints_[own(a.node)]->deliver(p);
         break;
       }
       ++delivered_;
@@ -407,15 +499,16 @@ void TorusNetwork::handle(const Action& a) {
       latency_.sample(static_cast<double>(now - p->created_ps) / 1e3);
       network_latency_.sample(static_cast<double>(now - p->injected_ps) / 1e3);
       hop_count_.sample(p->hops);
-      endpoints_[a.node]->deliver(p);
+      endpoints_[own(a.node)]->deliver(p);
       break;
     }
-    case Op::Arbitrate:
+    case Op::Arbitrate: {
       settle_credits(a.node);
       // Every output of the node that asked during this instant, one event for all.
-      while (uint8_t pending = arb_pending_[a.node]) {
+      uint8_t& arb_pending = arb_pending_[own(a.node)];
+      while (uint8_t pending = arb_pending) {
         const int out = __builtin_ctz(pending);
-        arb_pending_[a.node] = static_cast<uint8_t>(pending & (pending - 1));
+        arb_pending = static_cast<uint8_t>(pending & (pending - 1));
         if (out == kReception) {
           arbitrate_reception(a.node);
         } else {
@@ -423,6 +516,7 @@ void TorusNetwork::handle(const Action& a) {
         }
       }
       break;
+    }
     case Op::Timer:
       if (!local(a.node)) ++foreign_timers_;  // counted where its router lives
       static_cast<NetworkTimer*>(a.ptr)->on_timer(a.node);
@@ -437,17 +531,20 @@ void TorusNetwork::handle(const Action& a) {
   }
   // A partition's own heap running dry says nothing of the others': a parallel run watches
   // for a standstill once every partition's figures are merged (check_progress_merged).
-  if (watch_ && heap_.pending() == 0 && !partitioned_) check_progress();
+  if (watch_ && heap_.pending() == 0 && !part_) check_progress();
 }
 
 void TorusNetwork::fail_link(int node, int dir) {
-  const size_t l = static_cast<size_t>(node) * kDirs + dir;
   const uint64_t now = hs::now().value();
-  // A packet already on the link gets across (its arrival is posted); nothing follows it.
-  failures_.push_back({l, now, link_free_ps_[l]});
   // Every partition runs every link's failure (for the list of failures a standstill names);
   // only the router's own partition holds the link.
-  if (!local(node)) return;
+  if (!local(node)) {
+    failures_.push_back({machine_link(node, dir), now, 0});
+    return;
+  }
+  // A packet already on the link gets across (its arrival is posted); nothing follows it.
+  const size_t l = link_index(node, dir);
+  failures_.push_back({machine_link(node, dir), now, link_free_ps_[l]});
   link_free_ps_[l] = kFailed;
   if (trace_.on()) trace_.link_failed(node, dir, now);
 }
@@ -460,7 +557,7 @@ void TorusNetwork::check_progress() {
 }
 
 std::vector<uint64_t> TorusNetwork::window_sums() const {
-  if (!watch_ || !partitioned_) return {};
+  if (!watch_ || !part_) return {};
   return {injected_.value, delivered_.value, heap_.pending(), reception_waits() ? 1u : 0u};
 }
 
@@ -481,9 +578,8 @@ void TorusNetwork::check_progress_merged() {
 }
 
 bool TorusNetwork::reception_waits() const {
-  for (int node = 0; node < shape_.nodes(); ++node) {
-    if (!local(node)) continue;
-    if (requesters_[static_cast<size_t>(node) * kOutputs + kReception]) return true;
+  for (size_t r = 0; r < routers_; ++r) {
+    if (requesters_[r * kOutputs + kReception]) return true;
   }
   return false;
 }
@@ -530,26 +626,27 @@ void TorusNetwork::request(int node, int slot) {
     r.outputs = static_cast<uint8_t>(r.dynamic | (1u << r.escape));
   }
   const uint64_t bit = 1ull << slot;
+  uint64_t* requesters = &requesters_[output_index(node, 0)];
   for (unsigned m = r.outputs; m; m &= m - 1) {  // the requested outputs, lowest first
     const int out = __builtin_ctz(m);
-    requesters_[node * kOutputs + out] |= bit;
+    requesters[out] |= bit;
     if (post_arbitrate(node, out)) ++link_waits_;
   }
 }
 
 void TorusNetwork::receive_credit(int node, const LazyCredit& c) {
-  const size_t o = static_cast<size_t>(node) * kOutputs + c.dir;
+  const size_t o = output_index(node, c.dir);
   // Traced, every return is an event, so the trace shows each when it lands.
   if (trace_.on() || (requesters_[o] && !wake_posted_[o] && !link_failed(node, c.dir))) {
     heap_.post_keyed(c.key, Action{Op::Credit, c.dir, c.vc, c.chunks, node, nullptr});
     return;
   }
-  lazy_credits_[node].add(c);
+  lazy_credits_[own(node)].add(c);
   heap_.hold_until(c.key.at);  // the run still ends when the last token is back
 }
 
 void TorusNetwork::post_lazy_credits(int node, int out) {
-  LazyCredits& lc = lazy_credits_[node];
+  LazyCredits& lc = lazy_credits_[own(node)];
   if (!(lc.dirs >> out & 1)) return;
   auto& list = lc.list;
   lc.earliest = kNever;
@@ -570,7 +667,7 @@ void TorusNetwork::post_lazy_credits(int node, int out) {
 }
 
 void TorusNetwork::settle_credits(int node) {
-  LazyCredits& lc = lazy_credits_[node];
+  LazyCredits& lc = lazy_credits_[own(node)];
   if (lc.earliest > hs::now().value()) return;
   auto& list = lc.list;
   lc.earliest = kNever;
@@ -598,21 +695,21 @@ void TorusNetwork::note_wait(int node, int slot) {
 void TorusNetwork::withdraw(int node, int slot) {
   Request& r = request_at(node, slot);
   const uint64_t keep = ~(1ull << slot);
-  for (unsigned m = r.outputs; m; m &= m - 1) {
-    requesters_[node * kOutputs + __builtin_ctz(m)] &= keep;
-  }
+  uint64_t* requesters = &requesters_[output_index(node, 0)];
+  for (unsigned m = r.outputs; m; m &= m - 1) requesters[__builtin_ctz(m)] &= keep;
   r.outputs = 0;
 }
 
 // Arbitrates `out` once every event of this instant has run (so requests arriving at the same
 // instant compete), or when it frees if it is busy.
 bool TorusNetwork::post_arbitrate(int node, int out) {
-  const size_t o = static_cast<size_t>(node) * kOutputs + out;
-  uint8_t& pending = arb_pending_[node];
+  const size_t r = own(node);
+  const size_t o = r * kOutputs + static_cast<size_t>(out);
+  uint8_t& pending = arb_pending_[r];
   if ((pending >> out & 1) || requesters_[o] == 0) return false;
   const uint64_t now = hs::now().value();
-  const uint64_t free =
-      out == kReception ? reception_free_ps_[node] : link_free_ps_[node * kDirs + out];
+  const uint64_t free = out == kReception ? reception_free_ps_[r]
+                                          : link_free_ps_[r * kDirs + static_cast<size_t>(out)];
   if (free > now) {
     wake_when_free(node, out, free);
     return true;
@@ -625,7 +722,7 @@ bool TorusNetwork::post_arbitrate(int node, int out) {
 }
 
 void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
-  uint8_t& posted = wake_posted_[node * kOutputs + out];
+  uint8_t& posted = wake_posted_[output_index(node, out)];
   if (posted) return;
   if (free_ps == kFailed) {  // never frees: see whether the network is left standing still
     if (!watch_posted_) {
@@ -687,11 +784,12 @@ bool TorusNetwork::has_dynamic_tokens(int node, const Packet& p, const Request& 
 // as the selection rule says; then `out` arbitrates again.
 void TorusNetwork::arbitrate(int node, int out) {
   const uint64_t now = hs::now().value();
-  const size_t o = static_cast<size_t>(node) * kOutputs + out;
+  const size_t o = output_index(node, out);
+  const uint64_t* link_free = &link_free_ps_[link_index(node, 0)];
   for (;;) {
     if (requesters_[o] == 0) return;
-    if (link_free_ps_[node * kDirs + out] > now) {
-      wake_when_free(node, out, link_free_ps_[node * kDirs + out]);
+    if (link_free[out] > now) {
+      wake_when_free(node, out, link_free[out]);
       return;
     }
     ++arbitrations_;
@@ -748,29 +846,29 @@ void TorusNetwork::arbitrate(int node, int out) {
       int n = 0;
       for (unsigned m = r.dynamic; m; m &= m - 1) {  // in direction order, as the rule expects
         const int d = __builtin_ctz(m);
-        if (link_free_ps_[node * kDirs + d] > now) continue;
+        if (link_free[d] > now) continue;
         for (int v = 1; v <= cfg_.dynamic_vcs; ++v) {
           const int16_t t = tokens(node, d, v);
           if (t >= p.chunks) {
             opts[n++] = OutputOption{static_cast<int8_t>(d), static_cast<int8_t>(v), t,
-                                     last_grant_ps_[node * kDirs + d]};
+                                     last_grant_ps_[link_index(node, d)]};
           }
         }
       }
-      const OutputOption& pick = opts[selection_.pick(opts.data(), n, selection_rng_[node])];
+      const OutputOption& pick = opts[selection_.pick(opts.data(), n, selection_rng_[own(node)])];
       dir = pick.dir;
       vc = pick.vc;
     }
     grant(node, slot, dir, vc);
     if (dir == out) {
-      if (requesters_[o]) wake_when_free(node, out, link_free_ps_[node * kDirs + out]);
+      if (requesters_[o]) wake_when_free(node, out, link_free[out]);
       return;
     }
   }
 }
 
 bool TorusNetwork::overrun(int node, int out) {
-  for (uint64_t m = requesters_[static_cast<size_t>(node) * kOutputs + out]; m; m &= m - 1) {
+  for (uint64_t m = requesters_[output_index(node, out)]; m; m &= m - 1) {
     const int slot = __builtin_ctzll(m);
     const Packet& p = *slot_fifo(node, slot).front();
     const int vc = p.vc_class == VcClass::HighPriority ? high_vc_ : 0;
@@ -785,10 +883,11 @@ bool TorusNetwork::overrun(int node, int out) {
 
 void TorusNetwork::arbitrate_reception(int node) {
   const uint64_t now = hs::now().value();
-  const size_t o = static_cast<size_t>(node) * kOutputs + kReception;
+  const size_t o = output_index(node, kReception);
+  uint64_t& reception_free = reception_free_ps_[own(node)];
   while (requesters_[o]) {
-    if (reception_free_ps_[node] > now) {
-      wake_when_free(node, kReception, reception_free_ps_[node]);
+    if (reception_free > now) {
+      wake_when_free(node, kReception, reception_free);
       return;
     }
     ++arbitrations_;
@@ -809,7 +908,7 @@ void TorusNetwork::arbitrate_reception(int node) {
     }
     const int slot = req[arbiter_.pick(req.data(), nh ? nh : n, rr_[o])].slot;
     Packet* p = slot_fifo(node, slot).front();
-    NodeEndpoint* ep = endpoints_[node];
+    NodeEndpoint* ep = endpoints_[own(node)];
     if (!ep) {
       CheckRegistry::instance().fail(
           "torus network: every destination node has an endpoint", name(),
@@ -818,7 +917,7 @@ void TorusNetwork::arbitrate_reception(int node) {
       return;
     }
     if (!ep->accept(*p)) return;  // the endpoint calls reception_ready
-    reception_free_ps_[node] = now + rx_ps_[p->chunks];
+    reception_free = now + rx_ps_[p->chunks];
     // Cut-through: the tail arrives one serialisation after the head, however fast the port.
     const uint64_t done = std::max(now + rx_ps_[p->chunks], p->arrived_ps + ser_ps_[p->chunks]);
     if (p->deposit && p->dest != node) {
@@ -860,7 +959,7 @@ void TorusNetwork::release_input(int node, const Packet& p, int in_slot, uint64_
   const uint8_t chunks = static_cast<uint8_t>(p.chunks - (fault_leak_token_ ? 1 : 0));
   fault_leak_token_ = false;
   ++credits_sent_;
-  const LazyCredit c{origins_[node].next(at + credit_ps_), p.prev_dir, p.vc, chunks};
+  const LazyCredit c{origins_[own(node)].next(at + credit_ps_), p.prev_dir, p.vc, chunks};
   if (local(upstream)) {
     receive_credit(upstream, c);
   } else {
@@ -875,11 +974,12 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
   Packet* p = f.front();
   const uint64_t ser = ser_ps_[p->chunks];
   // The copy that passes its CRC check leaves at `start` (now, unless some were corrupted).
-  const size_t link = static_cast<size_t>(node) * kDirs + dir;
-  const uint64_t start = crc_error_.hit(link) ? retransmit(node, dir, *p, now, ser) : now;
-  link_free_ps_[node * kDirs + dir] = start + ser;
-  link_busy_ps_[node * kDirs + dir] += start + ser - now;
-  last_grant_ps_[node * kDirs + dir] = now;
+  const uint64_t start =
+      crc_error_.hit(machine_link(node, dir)) ? retransmit(node, dir, *p, now, ser) : now;
+  const size_t l = link_index(node, dir);
+  link_free_ps_[l] = start + ser;
+  link_busy_ps_[l] += start + ser - now;
+  last_grant_ps_[l] = now;
   int16_t& t = tokens(node, dir, vc);
   t = static_cast<int16_t>(t - p->chunks);
   if (t < min_tokens_) {
@@ -917,7 +1017,7 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
     post(head_at, node, Action{Op::Arrive, 0, 0, 0, next, p});
     prefetch_arrival(next, dir, vc);
   } else {  // across the cut: the packet travels as a copy, its buffer here goes back
-    send_cut(next, origins_[node].next(head_at), kCutArrival, p, sizeof *p);
+    send_cut(next, origins_[own(node)].next(head_at), kCutArrival, p, sizeof *p);
     pool_.give(p);
   }
   next_head(node, slot);
@@ -927,15 +1027,16 @@ void TorusNetwork::grant(int node, int slot, int dir, int vc) {
 // events before the arrival touch, and a miss there was the largest single cost per hop.
 void TorusNetwork::prefetch_arrival(int node, int dir, int vc) const {
   const int slot = slot_of_link(dir, vc);
-  __builtin_prefetch(&inputs_[(own(node) * kDirs + static_cast<size_t>(dir)) * vcs_ + vc]);
-  __builtin_prefetch(&request_at(node, slot));
+  const size_t r = own(node);
+  __builtin_prefetch(&inputs_[(r * kDirs + static_cast<size_t>(dir)) * vcs_ + vc]);
+  __builtin_prefetch(&requests_[r * slots_ + slot]);
   // A node's requesters and link free times may straddle two cache lines.
-  __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs]);
-  __builtin_prefetch(&requesters_[static_cast<size_t>(node) * kOutputs + kOutputs - 1]);
-  __builtin_prefetch(&link_free_ps_[static_cast<size_t>(node) * kDirs]);
-  __builtin_prefetch(&link_free_ps_[static_cast<size_t>(node) * kDirs + kDirs - 1]);
-  __builtin_prefetch(&lazy_credits_[node]);
-  __builtin_prefetch(&arb_pending_[node]);
+  __builtin_prefetch(&requesters_[r * kOutputs]);
+  __builtin_prefetch(&requesters_[r * kOutputs + kOutputs - 1]);
+  __builtin_prefetch(&link_free_ps_[r * kDirs]);
+  __builtin_prefetch(&link_free_ps_[r * kDirs + kDirs - 1]);
+  __builtin_prefetch(&lazy_credits_[r]);
+  __builtin_prefetch(&arb_pending_[r]);
 }
 
 uint64_t TorusNetwork::retransmit(int node, int dir, const Packet& p, uint64_t start,
@@ -945,7 +1046,7 @@ uint64_t TorusNetwork::retransmit(int node, int dir, const Packet& p, uint64_t s
     // The corrupted copy crosses the wire and is dropped at the receiver; the sender hears of
     // it a turnaround after its tail left and goes back to it: nothing passes it meanwhile.
     ++crc_errors_;
-    ++link_crc_errors_[static_cast<size_t>(node) * kDirs + dir];
+    ++link_crc_errors_[link_index(node, dir)];
     ++retransmissions_;
     retransmitted_bytes_ += bytes;
     crc_hold_ps_ += ser + retry_ps_;
@@ -953,7 +1054,7 @@ uint64_t TorusNetwork::retransmit(int node, int dir, const Packet& p, uint64_t s
                     bytes);
     if (trace_.on()) trace_.crc_error(p, node, dir, start, start + ser, start + ser + retry_ps_);
     start += ser + retry_ps_;
-  } while (crc_error_.hit(static_cast<size_t>(node) * kDirs + dir));
+  } while (crc_error_.hit(machine_link(node, dir)));
   return start;
 }
 
@@ -968,33 +1069,10 @@ void TorusNetwork::next_head(int node, int slot) {
   }
 }
 
-void TorusNetwork::set_partition(const Partition& p) {
-  if (p.whole()) return;
-  partitioned_ = true;
-  // Links that failed at time 0 (in the constructor): only their router's partition holds them.
-  for (const LinkFailure& f : failures_) {
-    if (!p.local(static_cast<int>(f.link / kDirs))) link_free_ps_[f.link] = f.free_before_ps;
-  }
-  // Input FIFOs and requests for this partition's routers only (nothing is queued yet).
-  router_.assign(static_cast<size_t>(shape_.nodes()), -1);
-  for (int n : p.local_nodes()) router_[static_cast<size_t>(n)] = p.index(n);
-  const size_t own_routers = p.local_nodes().size();
-  inputs_ = std::vector<Fifo>(own_routers * kDirs * vcs_);
-  injections_ = std::vector<Fifo>(own_routers * inj_queues_);
-  requests_.assign(own_routers * slots_, Request{});
-  outbox_of_.assign(static_cast<size_t>(p.parts()), -1);
-  for (size_t i = 0; i < p.neighbours().size(); ++i) {
-    outbox_of_[static_cast<size_t>(p.neighbours()[i])] = static_cast<int>(i);
-  }
-  outboxes_.assign(p.neighbours().size(), ByteWriter{});
-  owner_.resize(static_cast<size_t>(shape_.nodes()));
-  for (int n = 0; n < shape_.nodes(); ++n) owner_[static_cast<size_t>(n)] = p.owner(n);
-}
-
 void TorusNetwork::send_cut(int to_node, const Order& key, uint8_t kind, const void* body,
                             size_t size) {
-  ByteWriter& w = outboxes_[static_cast<size_t>(
-      outbox_of_[static_cast<size_t>(owner_[static_cast<size_t>(to_node)])])];
+  ByteWriter& w =
+      outboxes_[static_cast<size_t>(outbox_of_[static_cast<size_t>(part_->owner(to_node))])];
   w.put<int32_t>(to_node);
   w.put(key);
   w.put(kind);
@@ -1027,23 +1105,30 @@ void TorusNetwork::receive_cut_messages(const Bytes& in) {
 
 Bytes TorusNetwork::save_partition() const {
   ByteWriter w;
+  // This partition's links, router by router in node order: their busy times, when each frees
+  // (a failed link: when its last packet left it) and their CRC errors.
+  std::vector<int32_t> nodes(routers_);
+  std::vector<uint64_t> free(link_free_ps_.size());
+  for (size_t r = 0; r < routers_; ++r) nodes[r] = node_of(r);
+  for (size_t l = 0; l < free.size(); ++l) free[l] = free_before(l);
+  w.put_vector(nodes);
   w.put_vector(link_busy_ps_);
-  w.put_vector(link_free_ps_);
-  w.put_vector(last_grant_ps_);
-  w.put_vector(tokens_);
+  w.put_vector(free);
   w.put_vector(link_crc_errors_);
+  int64_t lent = 0;
+  for (int16_t t : tokens_) lent += static_cast<int64_t>(cfg_.vc_buffer_chunks) - t;
+  w.put(lent);
   w.put(max_transit_wait_ps_);
   w.put(max_injection_wait_ps_);
   w.put(min_tokens_);
   w.put(heap_.handled() + merged_handled_ - foreign_timers_);
   w.put(credit_events_);
   w.put(credits_sent_);
-  for (int n = 0; n < shape_.nodes(); ++n) {
-    if (!local(n) || lazy_credits_[static_cast<size_t>(n)].list.empty()) continue;
-    w.put<int32_t>(n);
-    w.put_vector(lazy_credits_[static_cast<size_t>(n)].list);
+  std::vector<LazyCredit> lazy;
+  for (const LazyCredits& router : lazy_credits_) {
+    lazy.insert(lazy.end(), router.list.begin(), router.list.end());
   }
-  w.put<int32_t>(-1);
+  w.put_vector(lazy);
   // The traffic stuck in this partition, when the partitions saw the network stand still.
   if (standstill_) {
     const std::vector<StuckTraffic> stuck = collect_stuck();
@@ -1060,30 +1145,36 @@ Bytes TorusNetwork::save_partition() const {
 
 void TorusNetwork::merge_partition(const Bytes& b) {
   ByteReader r(b);
-  // Each entry was recorded only by its router's partition: the others hold their initial
-  // values (0, or a full buffer's tokens).
-  const auto add = [](auto& mine, const auto& theirs) {
-    for (size_t i = 0; i < mine.size() && i < theirs.size(); ++i) mine[i] += theirs[i];
-  };
-  add(link_busy_ps_, r.get_vector<uint64_t>());
-  add(link_free_ps_, r.get_vector<uint64_t>());
-  add(last_grant_ps_, r.get_vector<uint64_t>());
-  const auto tokens = r.get_vector<int16_t>();
-  for (size_t i = 0; i < tokens_.size(); ++i) {
-    tokens_[i] = static_cast<int16_t>(tokens_[i] + tokens[i] - cfg_.vc_buffer_chunks);
+  const auto nodes = r.get_vector<int32_t>();
+  const auto busy = r.get_vector<uint64_t>();
+  const auto free = r.get_vector<uint64_t>();
+  const auto crc = r.get_vector<uint64_t>();
+  if (!merged_links_) {  // the whole machine's links, only here and only now
+    const size_t links = static_cast<size_t>(shape_.nodes()) * kDirs;
+    merged_links_ = std::make_unique<MergedLinks>();
+    merged_links_->busy_ps.assign(links, 0);
+    merged_links_->free_ps.assign(links, 0);
+    if (!link_crc_errors_.empty()) merged_links_->crc_errors.assign(links, 0);
   }
-  add(link_crc_errors_, r.get_vector<uint64_t>());
+  MergedLinks& m = *merged_links_;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    for (int d = 0; d < kDirs; ++d) {
+      const size_t theirs = i * kDirs + static_cast<size_t>(d);
+      const size_t link = machine_link(nodes[i], d);
+      m.busy_ps[link] = busy.at(theirs);
+      m.free_ps[link] = free.at(theirs);
+      if (!m.crc_errors.empty()) m.crc_errors[link] = crc.at(theirs);
+    }
+  }
+  merged_tokens_lent_ += r.get<int64_t>();
   max_transit_wait_ps_ = std::max(max_transit_wait_ps_, r.get<uint64_t>());
   max_injection_wait_ps_ = std::max(max_injection_wait_ps_, r.get<uint64_t>());
   min_tokens_ = std::min(min_tokens_, r.get<int>());
   merged_handled_ += r.get<uint64_t>();
   credit_events_ += r.get<uint64_t>();
   credits_sent_ += r.get<uint64_t>();
-  for (auto n = r.get<int32_t>(); n >= 0; n = r.get<int32_t>()) {
-    for (const LazyCredit& c : r.get_vector<LazyCredit>()) {
-      lazy_credits_[static_cast<size_t>(n)].add(c);
-    }
-  }
+  const auto lazy = r.get_vector<LazyCredit>();
+  merged_lazy_.insert(merged_lazy_.end(), lazy.begin(), lazy.end());
   if (standstill_) {
     if (!merged_any_) {  // the reporting partition's own first
       merged_any_ = true;

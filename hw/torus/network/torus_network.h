@@ -28,18 +28,27 @@
 // each source numbers its packets, all from the run's seed and the coordinates.
 //
 // Partitioned (a parallel run, docs/parallel.md): a process drives only the routers of its
-// partition (set_partition). A packet head or a token return for a router across the cut is
+// partition (the constructor's `partition`). A packet head or a token return for a router
+// across the cut is
 // a cut message: it waits in the outbox of that router's partition, keyed with the place its
 // sender gave it, and is posted there with that key at the end of the window; since every such
 // message lands at least lookahead_ps() after it was sent, a window no longer than that
 // never misses one. Timers run in every process (a link-load snapshot reads the process's own
-// links). At the end each partition's figures are added to the reporting process's
-// (save_partition, merge_partition): the per-link and per-output arrays cover the whole
-// machine in every process, each entry recorded only where its router lives. The input FIFOs
-// and their requests, most of a router's memory, exist for the partition's own routers only
-// (indexed by own(node)). A failed link is held by its router's partition (every partition
-// runs every failure, to name them all); the standstill watch needs the whole machine, so
-// it is decided on the partitions' sums at each window's end.
+// links).
+//
+// Memory follows the partition: every per-router, per-link and per-output array (input FIFOs,
+// requests, tokens, link times, requesters, random streams, ...) holds this process's own
+// routers only, indexed by own(node), the partition's dense index. No halo is kept: a router
+// reads and writes only its own state, and everything it does to a neighbour across the cut
+// travels as a cut message, so no other router's state is ever needed (kept_routers() says
+// how many routers a process holds, for the test that proves it). What spans the machine is
+// the partition's node-to-owner map (8 bytes a node) and, with CRC errors injected, each
+// link's traversal count. At the end each partition's figures are added to the reporting
+// process's (save_partition, merge_partition): its links' busy times land in a table of the
+// whole machine's links that only the reporting process holds, and only then. A failed link
+// is held by its router's partition (every partition runs every failure, to name them all);
+// the standstill watch needs the whole machine, so it is decided on the partitions' sums at
+// each window's end.
 //
 // A token return is an event only if it can wake its output: one with requesters and no
 // wake-up posted, i.e. whose last arbitration found no tokens (the only way an output comes to
@@ -72,6 +81,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <systemc>
@@ -79,6 +89,7 @@
 
 #include "hw/torus/network/network_config.h"
 #include "hw/torus/network/network_trace.h"
+#include "hw/torus/network/partition.h"
 #include "hw/torus/network/routing/output_arbiter.h"
 #include "hw/torus/network/routing/output_selection.h"
 #include "hw/torus/network/routing/routing_function.h"
@@ -93,7 +104,6 @@
 namespace hs::torus {
 
 // What sits at a node's injection and reception ports (the DMA engine, or a traffic generator).
-class Partition;
 
 class NodeEndpoint {
  public:
@@ -120,19 +130,24 @@ using HopObserver = std::function<void(const Packet&, int from_node, int dir)>;
 
 class TorusNetwork : public sc_core::sc_module {
  public:
-  TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cfg);
+  // `partition` (null: the whole machine) must outlive the network.
+  TorusNetwork(sc_core::sc_module_name name, const NetworkConfig& cfg,
+               const Partition* partition = nullptr);
 
   const NetworkConfig& config() const { return cfg_; }
   const TorusShape& shape() const { return shape_; }
   int high_priority_queue() const { return cfg_.injection_queues; }
   PacketPool& pool() { return pool_; }
 
-  void attach(int node, NodeEndpoint* endpoint) { endpoints_[node] = endpoint; }
+  // Another partition's node has no endpoint here: attaching one is ignored.
+  void attach(int node, NodeEndpoint* endpoint) {
+    if (local(node)) endpoints_[own(node)] = endpoint;
+  }
   // Places a packet (src, dest, chunks, class set) in injection FIFO `queue` of its source
   // node. False if that FIFO is full: wait for injection_ready.
   bool inject(int queue, Packet* p);
   bool injection_full(int node, int queue) const {
-    return inj_held_[node * inj_queues_ + queue] >= cfg_.injection_queue_packets;
+    return inj_held_[own(node) * inj_queues_ + queue] >= cfg_.injection_queue_packets;
   }
   // The endpoint at `node` has room for packets it refused.
   void reception_ready(int node) { post_arbitrate(node, kReception); }
@@ -156,33 +171,38 @@ class TorusNetwork : public sc_core::sc_module {
   uint64_t deposited_copies() const { return deposited_.value; }
   uint64_t packet_hops() const { return hops_.value; }
   uint64_t in_flight() const { return injected_.value - delivered_.value; }
-  double link_busy_ns(int node, int dir) const { return link_busy_ps_[node * kDirs + dir] / 1e3; }
   // Busy time of the link leaving `node` in `dir` inside [0, t_ps], for t_ps no earlier than the
-  // link's last grant (any time up to now).
-  uint64_t link_busy_ps(int node, int dir, uint64_t t_ps) const {
-    return link_busy_within(static_cast<size_t>(node) * kDirs + dir, t_ps);
-  }
+  // link's last grant (any time up to now). Partitioned: 0 for another partition's link,
+  // until the reporting process has merged the partitions' figures.
+  uint64_t link_busy_ps(int node, int dir, uint64_t t_ps) const;
   // Buffer tokens currently lent out (0 once the network has drained), and the fewest free
   // tokens any VC ever had (never negative).
   int64_t tokens_outstanding() const;
   int min_tokens_seen() const { return min_tokens_; }
   // Packets still in the network, by name (at most `max`): where each waits and for what.
   std::vector<std::string> undelivered(size_t max) const;
-  // Link faults. CRC errors on the link leaving `node` in `dir`; whether it has failed; the
-  // traffic stuck when the network stopped making progress behind a failed link (empty until
-  // then), by source, destination and queue.
-  uint64_t crc_errors(int node, int dir) const {
-    return link_crc_errors_.empty() ? 0 : link_crc_errors_[static_cast<size_t>(node) * kDirs + dir];
-  }
-  bool link_failed(int node, int dir) const {
-    return link_free_ps_[static_cast<size_t>(node) * kDirs + dir] == kFailed;
-  }
+  // Link faults. CRC errors on the link leaving `node` in `dir` (partitioned: as
+  // link_busy_ps); whether it has failed; the traffic stuck when the network stopped making
+  // progress behind a failed link (empty until then), by source, destination and queue.
+  uint64_t crc_errors(int node, int dir) const;
+  bool link_failed(int node, int dir) const;
   const std::vector<StuckTraffic>& stuck_traffic() const { return stuck_; }
 
-  // Parallel runs (see above). Drives only `p`'s routers from now on (before anything is
-  // posted).
-  void set_partition(const Partition& p);
-  bool local(int node) const { return router_.empty() || router_[static_cast<size_t>(node)] >= 0; }
+  // Parallel runs (see above). Whether `node`'s router is this process's, and how many routers
+  // this process keeps state for (its own: no halo).
+  bool local(int node) const { return !part_ || part_->index(node) >= 0; }
+  size_t kept_routers() const { return routers_; }
+  // What this process's arrays hold, read off their sizes (the test that proves memory follows
+  // the partition): the most routers any per-router array covers (per-link, per-output and
+  // per-VC arrays counted in routers), and the links the per-link arrays cover.
+  struct Footprint {
+    size_t routers = 0, links = 0;
+  };
+  Footprint footprint() const;
+  // This process's routers, numbered densely in node order: router r is router_node(r), and a
+  // local node's router is router_index(node).
+  int router_node(size_t r) const { return node_of(r); }
+  size_t router_index(int node) const { return own(node); }
   // The shortest delay of a message across a cut: a window may be no longer.
   uint64_t lookahead_ps() const { return std::min(wire_ps_, credit_ps_); }
   // The cut messages sent since the last call, one buffer per neighbour partition (in the
@@ -306,19 +326,33 @@ class TorusNetwork : public sc_core::sc_module {
   // Output `out` of `node` waits for tokens: post its token returns still to land.
   void post_lazy_credits(int node, int out);
   // Posts `a` at `at` in `node`'s router's place in the order.
-  void post(uint64_t at, int node, const Action& a) { heap_.post(at, origins_[node], a); }
+  void post(uint64_t at, int node, const Action& a) { heap_.post(at, origins_[own(node)], a); }
+  // The same for a timer or link failure, which every process runs, for any router.
+  void post_any(uint64_t at, int node, const Action& a);
   // Adds the token returns of `node` that have landed (before it reads its tokens).
   void settle_credits(int node);
-  int16_t& tokens(int node, int dir, int vc) { return tokens_[(node * kDirs + dir) * vcs_ + vc]; }
+  int16_t& tokens(int node, int dir, int vc) { return tokens_[link_index(node, dir) * vcs_ + vc]; }
   int16_t tokens(int node, int dir, int vc) const {
-    return tokens_[(node * kDirs + dir) * vcs_ + vc];
+    return tokens_[link_index(node, dir) * vcs_ + vc];
   }
-  int neighbour(int node, int dir) const { return neighbours_[node * kDirs + dir]; }
-  // A router of this partition among its own (its input FIFOs and requests are kept for those
-  // only).
+  int neighbour(int node, int dir) const { return neighbours_[link_index(node, dir)]; }
+  // A router of this partition among its own: every per-router array holds those only.
   size_t own(int node) const {
-    return router_.empty() ? static_cast<size_t>(node)
-                           : static_cast<size_t>(router_[static_cast<size_t>(node)]);
+    return part_ ? static_cast<size_t>(part_->index(node)) : static_cast<size_t>(node);
+  }
+  int node_of(size_t router) const {
+    return part_ ? part_->local_nodes()[router] : static_cast<int>(router);
+  }
+  // A link or an output of one of this partition's routers, in the per-link (per-output)
+  // arrays; and a link's number in the whole machine (node * kDirs + dir).
+  size_t link_index(int node, int dir) const {
+    return own(node) * kDirs + static_cast<size_t>(dir);
+  }
+  size_t output_index(int node, int out) const {
+    return own(node) * kOutputs + static_cast<size_t>(out);
+  }
+  static size_t machine_link(int node, int dir) {
+    return static_cast<size_t>(node) * kDirs + static_cast<size_t>(dir);
   }
   Fifo& link_input(int node, int dir, int vc) {
     return inputs_[(own(node) * kDirs + static_cast<size_t>(dir)) * vcs_ + vc];
@@ -328,9 +362,13 @@ class TorusNetwork : public sc_core::sc_module {
   const Request& request_at(int node, int slot) const {
     return requests_[own(node) * slots_ + slot];
   }
-  // Busy time of link `link` (node * kDirs + dir) inside [0, t_ps]; the busiest link's share.
-  uint64_t link_busy_within(size_t link, uint64_t t_ps) const;
+  // Busy time of this partition's link `l` (link_index(node, dir)) inside [0, t_ps]; the busiest
+  // link's share, and every link's busy time added (the merged partitions' links included).
+  uint64_t link_busy_within(size_t l, uint64_t t_ps) const;
+  // When link `l` frees; for a failed link, when its last packet left it.
+  uint64_t free_before(size_t l) const;
   double busiest_link_utilisation(uint64_t t_ps) const;
+  uint64_t busy_sum_within(uint64_t t_ps) const;
 
   NetworkConfig cfg_;
   TorusShape shape_;
@@ -347,7 +385,9 @@ class TorusNetwork : public sc_core::sc_module {
   int16_t injection_extra_;  // the escape VC: for a packet from an injection FIFO, reserve included
   std::array<uint64_t, kMaxChunks + 1> ser_ps_{}, rx_ps_{};
 
-  std::vector<int32_t> neighbours_;  // node * kDirs + dir: shape_.neighbour, looked up per hop
+  const Partition* part_;            // null: the whole machine
+  size_t routers_;                   // routers kept: the partition's own
+  std::vector<int32_t> neighbours_;  // link_index(node, dir): shape_.neighbour, looked up per hop
   std::vector<NodeEndpoint*> endpoints_;
   std::vector<Fifo> inputs_, injections_;
   std::vector<uint32_t> inj_held_;      // packets in each injection FIFO until their tail leaves
@@ -368,19 +408,19 @@ class TorusNetwork : public sc_core::sc_module {
       dirs = static_cast<uint8_t>(dirs | 1u << c.dir);
     }
   };
-  std::vector<LazyCredits> lazy_credits_;  // per node
+  std::vector<LazyCredits> lazy_credits_;  // per router
   int min_tokens_;
   uint64_t max_transit_wait_ps_ = 0, max_injection_wait_ps_ = 0;
-  // Per output (node * kOutputs + out): when it frees (links: link_free_ps_), its requesters
+  // Per output (output_index(node, out)): when it frees (links: link_free_ps_), its requesters
   // (bit = input slot), whether a wake-up is posted, round robin.
   std::vector<uint64_t> link_free_ps_, link_busy_ps_, last_grant_ps_, reception_free_ps_;
   std::vector<uint64_t> requesters_;
   std::vector<uint8_t> wake_posted_, rr_;
-  std::vector<uint8_t> arb_pending_;  // per node: outputs to arbitrate at the end of the instant
+  std::vector<uint8_t> arb_pending_;  // per router: outputs to arbitrate at the end of the instant
   std::vector<Request> requests_;     // own(node) * slots_ + slot
   std::vector<Origin> origins_;       // per router: its place in the order of same-time actions
   std::vector<RandomStream> selection_rng_;  // per router: its output selections' draws
-  std::vector<uint32_t> packets_made_;       // per source node: packets injected so far
+  std::vector<uint32_t> packets_made_;       // per router: packets its source injected so far
   PacketPool pool_;
   EventHeap<Action> heap_;
   NetworkTrace trace_;  // hooks test trace_.on() first: the one cost when tracing is off
@@ -389,11 +429,11 @@ class TorusNetwork : public sc_core::sc_module {
   bool fault_leak_token_ = false, fault_overrun_ = false;
   uint64_t credits_sent_ = 0, credit_events_ = 0;  // token returns; those that were events
   // Link faults.
-  FaultStreams crc_error_;  // one stream per link: node * kDirs + dir
+  FaultStreams crc_error_;  // one stream per link of the machine: machine_link(node, dir)
   uint64_t retry_ps_;
   std::vector<uint64_t> link_crc_errors_;  // per link, only when CRC errors are injected
   struct LinkFailure {
-    size_t link;
+    size_t link;                     // machine_link
     uint64_t at_ps, free_before_ps;  // when it failed; when its last packet left it
   };
   std::vector<LinkFailure> failures_;  // links failed so far
@@ -401,19 +441,26 @@ class TorusNetwork : public sc_core::sc_module {
   bool watch_posted_ = false;
   std::vector<StuckTraffic> stuck_;
   // A parallel run's watch: every partition's view, merged (check_progress_merged).
-  bool partitioned_ = false;  // set_partition cut the machine
-  bool standstill_ = false;   // the partitions' sums showed one
+  bool standstill_ = false;  // the partitions' sums showed one
   bool merged_any_ = false;
   std::vector<StuckTraffic> merged_stuck_;
-  // Partitioned: which routers are this process's (empty: all), and the outbox of each
-  // neighbour partition (outbox_of_[partition]: index in outboxes_, or -1).
-  std::vector<int32_t> router_;  // each router's own() index, -1: another partition's
-  std::vector<int32_t> owner_;   // each router's partition
+  // Partitioned: the outbox of each neighbour partition (outbox_of_[partition]: index in
+  // outboxes_, or -1).
   std::vector<int> outbox_of_;
   std::vector<ByteWriter> outboxes_;
   uint64_t cut_sent_ = 0;
   uint64_t foreign_timers_ = 0;  // timers and link failures run for another partition's router
   uint64_t merged_handled_ = 0;  // the other partitions' handled actions (merged)
+  std::vector<std::pair<int, Origin>> foreign_origins_;  // other routers': their timers' places
+  // The reporting process, once it merged the others: their links (by machine_link; free time
+  // with a failed link's last packet in place of kFailed), buffer tokens lent and token returns
+  // not yet landed (when, chunks).
+  struct MergedLinks {
+    std::vector<uint64_t> busy_ps, free_ps, crc_errors;
+  };
+  std::unique_ptr<MergedLinks> merged_links_;
+  int64_t merged_tokens_lent_ = 0;
+  std::vector<LazyCredit> merged_lazy_;
   void send_cut(int to_node, const Order& key, uint8_t kind, const void* body, size_t size);
 
   StatGroup stats_;

@@ -21,17 +21,20 @@ TrafficGenerator::TrafficGenerator(TorusNetwork& net, const TrafficConfig& cfg)
   const int n = net.shape().nodes();
   const double rate = cfg.load * net.config().bisection_bound_per_node();  // wire B/s per node
   mean_gap_ps_ = rate > 0 ? net.config().wire_bytes(chunks_) / rate * 1e12 : 0;
-  ports_.resize(n);
   source_of_.assign(static_cast<size_t>(n), -1);
   int local = 0;
   for (int i = 0; i < n; ++i) {
     if (net.local(i)) source_of_[static_cast<size_t>(i)] = local++;
   }
   sources_.resize(static_cast<size_t>(local));
+  ports_.resize(static_cast<size_t>(local));
   for (int i = 0; i < n; ++i) {
-    ports_[i].gen = this;
-    ports_[i].node = i;
-    net.attach(i, &ports_[i]);
+    if (net.local(i)) {
+      Port& port = ports_[static_cast<size_t>(source_of_[static_cast<size_t>(i)])];
+      port.gen = this;
+      port.node = i;
+      net.attach(i, &port);
+    }
     if (!sends(i) || mean_gap_ps_ <= 0) continue;
     ++active_nodes_;
     if (!net.local(i)) continue;  // another partition's source

@@ -87,9 +87,10 @@ class TrafficGenerator : public NetworkTimer {
   TrafficConfig cfg_;
   uint32_t chunks_;
   double mean_gap_ps_;
+  // The ports and sources of this process's nodes (a parallel run builds no other
+  // partition's: each source holds a 5 KB random generator), and each node's index among
+  // them (-1: another's).
   std::vector<Port> ports_;
-  // The sources of this process's nodes (a parallel run builds no other partition's: each
-  // holds a 5 KB random generator), and each node's index among them (-1: another's).
   std::vector<Source> sources_;
   std::vector<int32_t> source_of_;
   Source& source(int node) { return sources_[static_cast<size_t>(source_of_[node])]; }

@@ -53,9 +53,10 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
       "report each node's statistics for machines of at most this many nodes (the machine's "
       "aggregates are always reported)",
       Range::between(0, 1 << 20));
-  network = std::make_unique<TorusNetwork>("network", net_cfg);
   partition = std::make_unique<Partition>(declare_partition(
-      prefix + ".partition", network->shape(), run_processes().size, run_processes().rank));
+      prefix + ".partition", TorusShape(net_cfg.x, net_cfg.y, net_cfg.z, net_cfg.wrap),
+      run_processes().size, run_processes().rank));
+  network = std::make_unique<TorusNetwork>("network", net_cfg, partition.get());
   const auto built = static_cast<int>(partition->local_nodes().size());
   MemoryBudget::instance().require(
       kBytesPerNode * built,
@@ -65,7 +66,6 @@ TorusMachine::TorusMachine(sc_core::sc_module_name name) : sc_module(name) {
           : fmt::format("partition {} of the {}x{}x{} torus ({} of its {} nodes)",
                         partition->self(), net_cfg.x, net_cfg.y, net_cfg.z, built, net_cfg.nodes()),
       fmt::format("{0}.network.x, {0}.network.y, {0}.network.z", prefix));
-  network->set_partition(*partition);
   const TraceSelection traced(
       prefix + ".trace_nodes",
       ParamScope(prefix).text(

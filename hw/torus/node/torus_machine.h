@@ -39,9 +39,10 @@ class TorusMachine : public sc_core::sc_module {
   // The DMA engines' configuration, the same in every node.
   const dma::DmaConfig& dma_config() const { return dma_config_; }
 
-  std::unique_ptr<TorusNetwork> network;
-  // The routers this process drives (the whole machine unless the run is parallel).
+  // The routers this process drives (the whole machine unless the run is parallel); the
+  // network keeps state for those only.
   std::unique_ptr<Partition> partition;
+  std::unique_ptr<TorusNetwork> network;
   ~TorusMachine() override;
 
   // Every node by number; null for another partition's.
