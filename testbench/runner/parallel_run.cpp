@@ -77,6 +77,18 @@ uint64_t ps(double ns) {
 
 }  // namespace
 
+double pss_mib() {
+  std::FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long kib = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::sscanf(line, "Pss: %llu kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return static_cast<double>(kib) / 1024.0;
+}
+
 const std::vector<std::string>& partitionable_workloads() {
   static const std::vector<std::string> names{
       "torus_traffic",      "halo3d",     "allreduce", "sweep3d",         "pingpong_pairs",
@@ -178,6 +190,7 @@ std::vector<PartitionTimes> merge_partitions(ProcessGroup& group, PartitionedMod
   PartitionTimes sent = mine;
   sent.nodes_built = model.nodes_built();
   sent.peak_rss_mib = peak_rss_mib();
+  sent.pss_at_end_mib = pss_mib();
   ByteWriter t;
   t.put(sent);
   // The limits of the groups only this partition built are checked here; partition 0 checks
@@ -208,15 +221,17 @@ std::vector<PartitionTimes> merge_partitions(ProcessGroup& group, PartitionedMod
 nlohmann::json parallel_json(const PartitionedModel& model, const PartitionTimes& mine,
                              const std::vector<PartitionTimes>& partitions, double wall_s) {
   nlohmann::json each = nlohmann::json::array();
-  double work_max = 0, work_sum = 0, sync_sum = 0, rss_sum = 0;
+  double work_max = 0, work_sum = 0, sync_sum = 0, rss_sum = 0, pss_sum = 0;
   uint64_t cut = 0;
   for (const PartitionTimes& p : partitions) {
     each.push_back({{"work_seconds", p.work_s},
                     {"sync_seconds", p.sync_s},
                     {"cut_messages_sent", p.cut_messages},
                     {"nodes_built", p.nodes_built},
-                    {"peak_rss_MiB", p.peak_rss_mib}});
+                    {"peak_rss_MiB", p.peak_rss_mib},
+                    {"pss_at_end_MiB", p.pss_at_end_mib}});
     rss_sum += p.peak_rss_mib;
+    pss_sum += p.pss_at_end_mib;
     work_max = std::max(work_max, p.work_s);
     work_sum += p.work_s;
     sync_sum += p.sync_s;
@@ -233,6 +248,9 @@ nlohmann::json parallel_json(const PartitionedModel& model, const PartitionTimes
           {"sync_share", wall_s > 0 ? sync_sum / (n * wall_s) : 0.0},
           // Every process's peak resident memory added: the run's memory in all.
           {"peak_rss_MiB_total", rss_sum},
+          // The same at the run's end with shared pages counted once (proportional set sizes):
+          // the figure to hold against the sequential run's memory.
+          {"pss_at_end_MiB_total", pss_sum},
           {"by_partition", std::move(each)}};
 }
 

@@ -73,9 +73,17 @@ struct PartitionTimes {
   uint64_t windows = 0, cut_messages = 0;
   uint64_t nodes_built = 0;  // the partition's own nodes, the only ones it builds
   double peak_rss_mib = 0;   // the process's peak resident memory
-  double work_s = 0;         // running its own events
-  double sync_s = 0;         // exchanging and voting (waiting for the slowest partition included)
+  // Its proportional set size at the run's end (Linux; 0 elsewhere): resident memory with each
+  // page that k processes share (the program, SystemC, Open MPI) counted as 1/k, so the
+  // partitions' sizes add up to the memory the run takes, shared pages once.
+  double pss_at_end_mib = 0;
+  double work_s = 0;  // running its own events
+  double sync_s = 0;  // exchanging and voting (waiting for the slowest partition included)
 };
+
+// This process's proportional set size now, in MiB: the Pss line of /proc/self/smaps_rollup
+// (Linux), 0 where there is none.
+double pss_mib();
 
 // Runs the partitions to the end (see the rules); every process calls it.
 RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, ProcessGroup& group,

@@ -414,6 +414,7 @@ int Simulation::run(std::ostream& out) {
        {{"wall_seconds", wall},
         {"simulated_per_wall_second", wall > 0 ? end.to_seconds() / wall : 0.0},
         {"peak_rss_MiB", ru.ru_maxrss / 1024.0},
+        {"pss_at_end_MiB", pss_mib()},
         {"partitions", parallel() ? group_->size() : 1}}},
   };
   if (partitioned)
