@@ -391,14 +391,12 @@ std::vector<StuckTraffic> TorusNetwork::collect_stuck() const {
   return out;
 }
 
-TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) {
-  return slot < kDirs * vcs_ ? link_input(node, slot / vcs_, slot % vcs_)
-                             : injection(node, slot - kDirs * vcs_);
-}
-
-const TorusNetwork::Fifo& TorusNetwork::slot_fifo(int node, int slot) const {
-  return slot < kDirs * vcs_ ? inputs_[link_index(node, slot / vcs_) * vcs_ + slot % vcs_]
-                             : injections_[own(node) * inj_queues_ + slot - kDirs * vcs_];
+const TorusNetwork::Fifo& TorusNetwork::router_fifo(size_t r, int slot) const {
+  // A link input's index, (r * kDirs + dir) * vcs_ + vc, is r * kDirs * vcs_ + slot.
+  const int links = kDirs * vcs_;
+  return slot < links ? inputs_[r * static_cast<size_t>(links) + static_cast<size_t>(slot)]
+                      : injections_[r * static_cast<size_t>(inj_queues_) +
+                                    static_cast<size_t>(slot - links)];
 }
 
 bool TorusNetwork::inject(int queue, Packet* p) {
@@ -441,11 +439,7 @@ void TorusNetwork::schedule(const sc_core::sc_time& at, NetworkTimer* timer, int
   post_any(at.value(), node, Action{Op::Timer, 0, 0, 0, node, timer});
 }
 
-void TorusNetwork::post_any(uint64_t at, int node, const Action& a) {
-  if (local(node)) {
-    post(at, node, a);
-    return;
-  }
+void TorusNetwork::post_foreign(uint64_t at, int node, const Action& a) {
   auto it = std::find_if(foreign_origins_.begin(), foreign_origins_.end(),
                          [node](const auto& o) { return o.first == node; });
   if (it == foreign_origins_.end()) {
@@ -604,8 +598,9 @@ void TorusNetwork::report_standstill(std::vector<StuckTraffic> stuck) {
 }
 
 void TorusNetwork::request(int node, int slot) {
-  Packet* p = slot_fifo(node, slot).front();
-  Request& r = request_at(node, slot);
+  const size_t router = own(node);
+  Packet* p = router_fifo(router, slot).front();
+  Request& r = requests_[router * static_cast<size_t>(slots_) + static_cast<size_t>(slot)];
   r = Request{};
   r.since_ps = hs::now().value();
   if (p->dest == node || (fault_eject_early_ && p->src != node) ||
@@ -626,7 +621,7 @@ void TorusNetwork::request(int node, int slot) {
     r.outputs = static_cast<uint8_t>(r.dynamic | (1u << r.escape));
   }
   const uint64_t bit = 1ull << slot;
-  uint64_t* requesters = &requesters_[output_index(node, 0)];
+  uint64_t* requesters = &requesters_[router * kOutputs];
   for (unsigned m = r.outputs; m; m &= m - 1) {  // the requested outputs, lowest first
     const int out = __builtin_ctz(m);
     requesters[out] |= bit;
@@ -667,11 +662,13 @@ void TorusNetwork::post_lazy_credits(int node, int out) {
 }
 
 void TorusNetwork::settle_credits(int node) {
-  LazyCredits& lc = lazy_credits_[own(node)];
+  const size_t r = own(node);
+  LazyCredits& lc = lazy_credits_[r];
   if (lc.earliest > hs::now().value()) return;
   auto& list = lc.list;
   lc.earliest = kNever;
   lc.dirs = 0;
+  int16_t* router_tokens = &tokens_[r * kDirs * static_cast<size_t>(vcs_)];
   for (size_t i = 0; i < list.size();) {
     const LazyCredit c = list[i];
     if (!heap_.passed(c.key)) {
@@ -680,7 +677,7 @@ void TorusNetwork::settle_credits(int node) {
       ++i;
       continue;
     }
-    tokens(node, c.dir, c.vc) += c.chunks;
+    router_tokens[c.dir * vcs_ + c.vc] += c.chunks;
     list[i] = list.back();
     list.pop_back();
   }
@@ -714,15 +711,14 @@ bool TorusNetwork::post_arbitrate(int node, int out) {
     wake_when_free(node, out, free);
     return true;
   }
-  if (pending == 0) {
-    post(now, node, Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
-  }
+  if (pending == 0) heap_.post(now, origins_[r], Action{Op::Arbitrate, 0, 0, 0, node, nullptr});
   pending = static_cast<uint8_t>(pending | 1u << out);
   return false;
 }
 
 void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
-  uint8_t& posted = wake_posted_[output_index(node, out)];
+  const size_t r = own(node);
+  uint8_t& posted = wake_posted_[r * kOutputs + static_cast<size_t>(out)];
   if (posted) return;
   if (free_ps == kFailed) {  // never frees: see whether the network is left standing still
     if (!watch_posted_) {
@@ -732,7 +728,8 @@ void TorusNetwork::wake_when_free(int node, int out, uint64_t free_ps) {
     return;
   }
   posted = 1;
-  post(free_ps, node, Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
+  heap_.post(free_ps, origins_[r],
+             Action{Op::OutputFree, static_cast<int8_t>(out), 0, 0, node, nullptr});
 }
 
 TorusNetwork::Choice TorusNetwork::choose_vc(int node, const Packet& p, const Request& r, int dir,

@@ -85,6 +85,7 @@
 #include <random>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "hw/torus/network/network_config.h"
@@ -279,8 +280,12 @@ class TorusNetwork : public sc_core::sc_module {
   void handle(const Action& a);
   int slot_of_link(int dir, int vc) const { return dir * vcs_ + vc; }
   int slot_of_injection(int q) const { return kDirs * vcs_ + q; }
-  Fifo& slot_fifo(int node, int slot);
-  const Fifo& slot_fifo(int node, int slot) const;
+  const Fifo& router_fifo(size_t r, int slot) const;  // input `slot` of own router r
+  Fifo& router_fifo(size_t r, int slot) {
+    return const_cast<Fifo&>(std::as_const(*this).router_fifo(r, slot));
+  }
+  Fifo& slot_fifo(int node, int slot) { return router_fifo(own(node), slot); }
+  const Fifo& slot_fifo(int node, int slot) const { return router_fifo(own(node), slot); }
   std::string slot_name(int slot) const;  // "input +x VC escape", "injection FIFO 2"
   // The head of input `slot` changed (or became ready): post its requests.
   void request(int node, int slot);
@@ -328,7 +333,14 @@ class TorusNetwork : public sc_core::sc_module {
   // Posts `a` at `at` in `node`'s router's place in the order.
   void post(uint64_t at, int node, const Action& a) { heap_.post(at, origins_[own(node)], a); }
   // The same for a timer or link failure, which every process runs, for any router.
-  void post_any(uint64_t at, int node, const Action& a);
+  void post_any(uint64_t at, int node, const Action& a) {
+    if (local(node)) {
+      post(at, node, a);
+    } else {
+      post_foreign(at, node, a);
+    }
+  }
+  void post_foreign(uint64_t at, int node, const Action& a);
   // Adds the token returns of `node` that have landed (before it reads its tokens).
   void settle_credits(int node);
   int16_t& tokens(int node, int dir, int vc) { return tokens_[link_index(node, dir) * vcs_ + vc]; }
