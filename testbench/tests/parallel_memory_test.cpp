@@ -10,6 +10,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hw/torus/network/partition.h"
@@ -19,11 +20,9 @@ using namespace hs::torus;
 
 namespace {
 
-NetworkConfig machine(int x, int y, int z) {
+NetworkConfig machine(int x, int y, int z, bool wrap = true) {
   NetworkConfig cfg;
-  cfg.x = x;
-  cfg.y = y;
-  cfg.z = z;
+  std::tie(cfg.x, cfg.y, cfg.z, cfg.wrap) = std::make_tuple(x, y, z, wrap);
   return cfg;
 }
 
@@ -86,9 +85,7 @@ TEST(ParallelMemory, EachProcessKeepsItsOwnRoutersOnlyAndTheShareFallsWithP) {
   ASSERT_EQ(uneven.size(), 3u);
   EXPECT_EQ(uneven[0].routers, 192u);
   EXPECT_EQ(uneven[2].routers, 128u);
-  NetworkConfig mesh = machine(6, 4, 2);
-  mesh.wrap = false;
-  EXPECT_EQ(largest(footprints(mesh, "box", 4)), 12u);
+  EXPECT_EQ(largest(footprints(machine(6, 4, 2, false), "box", 4)), 12u);
 }
 
 // With CRC errors injected the network counts each link's errors: for its own links too.
