@@ -11,14 +11,14 @@ set yrange [0:2.2]
 set logscale x 2
 $s0 << EOD
 1 1
-2 1.79248
+2 1.55158
 EOD
 $s1 << EOD
 1 1
-2 2.06885
+2 1.95403
 EOD
 $s2 << EOD
 1 1
-2 1.91835
+2 2.0168
 EOD
 plot x title 'ideal' with lines dashtype 2 lc rgb '#888888', $s0 using 1:2 title 'traffic 32x32x32 load 0.1' with linespoints, $s1 using 1:2 title 'traffic 32x32x32 load 0.8' with linespoints, $s2 using 1:2 title 'halo3d 16x16x16' with linespoints

@@ -204,6 +204,8 @@ Json scaling() {
     Json seq = run_once(c, 1, dir / "seq.json");
     const double seq_wall = seq["run"]["wall_seconds"].get<double>();
     const double seq_rss = seq["run"]["peak_rss_MiB"].get<double>();
+    // Shared library pages count once in the processes' total of proportional set sizes.
+    const double seq_pss = seq["run"]["pss_at_end_MiB"].get<double>();
     seq.erase("run");
     for (int p : process_counts(cores)) {
       Json row = {
@@ -214,7 +216,8 @@ Json scaling() {
                     {"speedup", 1.0},
                     {"efficiency", 1.0},
                     {"peak_rss_MiB", seq_rss},
-                    {"peak_rss_MiB_total", seq_rss}});
+                    {"peak_rss_MiB_total", seq_rss},
+                    {"pss_at_end_MiB_total", seq_pss}});
         rows.push_back(std::move(row));
         continue;
       }
@@ -235,6 +238,7 @@ Json scaling() {
                   {"cut_messages", parallel["cut_messages"]},
                   {"peak_rss_MiB", rss_max},
                   {"peak_rss_MiB_total", parallel["peak_rss_MiB_total"]},
+                  {"pss_at_end_MiB_total", parallel["pss_at_end_MiB_total"]},
                   {"model", time_model(parallel, p, seq_wall)}});
       par.erase("run");
       row["identical"] = par == seq;
@@ -258,14 +262,15 @@ void print_parallel_scaling_summary(const Json& all) {
   if (!all.contains("parallel_scaling") || !all["parallel_scaling"].contains("rows")) return;
   std::printf(
       "\npartitioned runs (%d cores): case, P, wall s, speed-up, efficiency, peak memory "
-      "(largest process / all), sync share, imbalance, identical\n",
+      "(largest process / all), proportional set size of all at the end, sync share, imbalance, "
+      "identical\n",
       all["parallel_scaling"]["cores"].get<int>());
   for (const Json& r : all["parallel_scaling"]["rows"]) {
-    std::printf("  %-28s P=%-3d %8.2f s  x%5.2f  %5.1f%%  %7.0f / %7.0f MiB",
+    std::printf("  %-28s P=%-3d %8.2f s  x%5.2f  %5.1f%%  %7.0f / %7.0f MiB  PSS %7.0f MiB",
                 r["case"].get<std::string>().c_str(), r["processes"].get<int>(),
                 r["wall_seconds"].get<double>(), r["speedup"].get<double>(),
                 100 * r["efficiency"].get<double>(), r["peak_rss_MiB"].get<double>(),
-                r["peak_rss_MiB_total"].get<double>());
+                r["peak_rss_MiB_total"].get<double>(), r["pss_at_end_MiB_total"].get<double>());
     if (r.contains("sync_share")) {
       const Json& m = r["model"];
       std::printf(
