@@ -34,30 +34,6 @@ CliResult run_shell(const std::string& cmd) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-namespace {
-// The test process's scratch directory, removed with everything in it when the process exits,
-// so that a suite run leaves nothing behind in /tmp.
-struct ScratchDir {
-  std::filesystem::path path;
-  ScratchDir() {
-    const char* base = std::getenv("TMPDIR");
-    path = std::filesystem::path(base ? base : "/tmp") /
-           ("hybridsim_test_" + std::to_string(getpid()));
-    std::filesystem::create_directories(path);
-  }
-  ~ScratchDir() {
-    std::error_code ec;  // nothing to report at exit: a file still open is left to the system
-    std::filesystem::remove_all(path, ec);
-  }
-};
-}  // namespace
-
-std::string temp_path(const std::string& name) {
-  static ScratchDir dir;
-  std::filesystem::create_directories(dir.path);  // a test may have removed it
-  return (dir.path / name).string();
-}
-
 RunHold::RunHold(const std::string& name, double ns) : fifo(temp_path(name)) {
   std::filesystem::remove(fifo);
   if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo " + fifo + " failed");

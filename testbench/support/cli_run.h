@@ -2,6 +2,8 @@
 #pragma once
 #include <string>
 
+#include "testbench/support/temp_path.h"
+
 namespace hs::testing {
 
 struct CliResult {
@@ -16,10 +18,6 @@ std::string hybridsim_bin();
 CliResult hybridsim(const std::string& args);
 // Runs a shell command line and returns its exit code and what it wrote to standard output.
 CliResult run_shell(const std::string& cmd);
-
-// A folder of its own for this test process under the test temp directory (ctest runs
-// tests as parallel processes); `name` inside it.
-std::string temp_path(const std::string& name);
 
 // Holds a run at a known point so that a test can signal it without racing it: a run started
 // with `env` in its environment (HYBRIDSIM_TEST_HOLD) stops at `ns` of simulated time, and

@@ -25,6 +25,7 @@
 #include "testbench/runner/simulation.h"
 #include "testbench/support/node_fixture.h"
 #include "testbench/support/scenario_run.h"
+#include "testbench/support/temp_path.h"
 #include "tlm/kernel/now.h"
 
 using namespace hs;
@@ -353,7 +354,7 @@ TEST(CounterCosim, RtlWithAShapeItWasNotBuiltForIsAnInputError) {
 }
 
 TEST(CounterCosim, RtlWaveformsJoinTheModelsWithSimulatedTimes) {
-  const std::string vcd = ::testing::TempDir() + "cosim_wave.vcd";
+  const std::string vcd = hs::testing::temp_path("cosim_wave.vcd");
   runner::RunOptions o;
   o.scenario = "torus_pingpong";
   o.sets = {"torus.node.dma.counters=rtl", "torus.network.x=2", "torus.network.y=2",

@@ -12,6 +12,7 @@
 #include "sw/hal/mfc.h"
 #include "testbench/support/node_fixture.h"
 #include "testbench/support/scripted_initiator.h"
+#include "testbench/support/temp_path.h"
 #include "tlm/bus/crossbar.h"
 #include "tlm/check/checker.h"
 #include "tlm/link/delivery_workers.h"
@@ -288,7 +289,7 @@ TEST(HybridNode, FirmwareThatThrowsFailsTheRunNamingItsCore) {
 // Hal::log: a line on standard error with the time and the core, and an instant on the core's
 // track in the trace carrying the text (escaped as JSON).
 TEST(HybridNode, FirmwareLogLinesGoToStandardErrorAndTheCoresTrack) {
-  const std::string path = ::testing::TempDir() + "firmware_log_trace.json";
+  const std::string path = hs::testing::temp_path("firmware_log_trace.json");
   TransactionTrace::instance().open(path);
   auto node = make_hybrid_node();
   TransactionTrace::instance().start();

@@ -13,6 +13,7 @@
 
 #include "sw/mpi/coll_algorithms.h"
 #include "testbench/support/scenario_run.h"
+#include "testbench/support/temp_path.h"
 
 using hs::testing::passed;
 using hs::testing::run_scenario;
@@ -92,7 +93,7 @@ TEST(MpiMapping, EveryOtherOrderRunsOnTwoByTwoByTwoInVnMode) {
 }
 
 TEST(MpiMapping, AMappingFileRunsAndMistakesInItAreRefusedWithFileAndLine) {
-  const std::string path = ::testing::TempDir() + "mpi_mapping.txt";
+  const std::string path = hs::testing::temp_path("mpi_mapping.txt");
   {
     std::ofstream f(path);
     f << "# 2x2x2 in dual mode, ranks from the far corner back\n";

@@ -16,6 +16,7 @@
 #include "testbench/runner/program/program_file.h"
 #include "testbench/runner/program/program_parser.h"
 #include "testbench/support/scenario_run.h"
+#include "testbench/support/temp_path.h"
 #include "tlm/common/errors.h"
 
 using hs::InputError;
@@ -80,7 +81,7 @@ int64_t value(const std::string& expr, int rank = 0) {
 }
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "program_test_" + name;
+  const std::string path = hs::testing::temp_path(name);
   std::ofstream(path) << text;
   return path;
 }
@@ -355,7 +356,7 @@ TEST(ProgramErrors, BuffersMustFitTheRanksMemory) {
 }
 
 TEST(ProgramFile, RelativePathsResolveBesideTheScenarioFileThenTheCurrentDirectory) {
-  const std::string dir = ::testing::TempDir() + "program_test_dir";
+  const std::string dir = hs::testing::temp_path("program_dir");
   std::filesystem::create_directories(dir + "/programs");
   std::ofstream(dir + "/programs/p.txt") << "ranks all { barrier }\n";
   using hs::runner::program::resolve_program_path;

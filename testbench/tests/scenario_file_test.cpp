@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "testbench/runner/scenario_file.h"
+#include "testbench/support/temp_path.h"
 #include "tlm/common/errors.h"
 
 using namespace hs;
@@ -13,10 +14,8 @@ using hs::runner::load_scenario;
 
 namespace {
 std::string write(const std::string& text) {
-  // Tests run as parallel processes sharing the temp directory: names carry the process id.
   static int n = 0;
-  std::string path = ::testing::TempDir() + "scenario_" + std::to_string(getpid()) + "_" +
-                     std::to_string(n++) + ".json";
+  std::string path = hs::testing::temp_path("scenario_" + std::to_string(n++) + ".json");
   std::ofstream(path) << text;
   return path;
 }

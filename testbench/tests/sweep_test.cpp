@@ -11,6 +11,7 @@
 #include <limits>
 #include <set>
 
+#include "testbench/support/temp_path.h"
 #include "testbench/sweep/csv.h"
 #include "testbench/sweep/point_store.h"
 #include "testbench/sweep/progress_bar.h"
@@ -67,7 +68,7 @@ TEST(Sweep, CsvFieldsAreQuotedOnlyWhenTheyMustBe) {
 }
 
 TEST(Sweep, BadSweepFilesAreRejectedBeforeAnythingRuns) {
-  const std::string path = ::testing::TempDir() + "sweep_bad_" + std::to_string(getpid()) + ".json";
+  const std::string path = hs::testing::temp_path("sweep_bad.json");
   auto rejects = [&](const std::string& text, const std::string& why) {
     std::ofstream(path) << text;
     try {
@@ -153,8 +154,7 @@ TEST(Sweep, PointCountsThatOverflowAreRefusedBeforeAnythingExpands) {
     axes += std::string(axes.empty() ? "" : ", ") + "\"" + name +
             "\": {\"from\": 1, \"to\": 65536, \"step\": 1}";
   }
-  const std::string path =
-      ::testing::TempDir() + "sweep_huge_" + std::to_string(getpid()) + ".json";
+  const std::string path = hs::testing::temp_path("sweep_huge.json");
   std::ofstream(path) << "{\"scenario\": \"default\", \"params\": {" << axes << "}}";
   try {
     hs::sweep::load_sweep(path);
@@ -178,8 +178,7 @@ TEST(Sweep, PointCountsThatOverflowAreRefusedBeforeAnythingExpands) {
 }
 
 TEST(Sweep, EveryProblemInASweepFileIsListedInOneError) {
-  const std::string path =
-      ::testing::TempDir() + "sweep_many_bad_" + std::to_string(getpid()) + ".json";
+  const std::string path = hs::testing::temp_path("sweep_many_bad.json");
   std::ofstream(path) << R"({"scenario": "default", "stat": 1,
     "params": {"a": {"from": 4, "to": 1, "factor": 2}, "b": [1, 2], "c": [1], "d": []},
     "zip": [["b", "c"]], "fixed": {"e": [1]}, "repeats": 0, "stats": ["x:", "y", "y"]})";
@@ -241,7 +240,7 @@ TEST(Sweep, GeometricRangesMultiplyUpToTheEnd) {
 }
 
 TEST(Sweep, ZippedAxesWalkTogetherAndCrossTheRest) {
-  const std::string path = ::testing::TempDir() + "sweep_zip_" + std::to_string(getpid()) + ".json";
+  const std::string path = hs::testing::temp_path("sweep_zip.json");
   std::ofstream(path) << R"({"scenario": "default",
     "fixed": {"workload.spes": 4},
     "params": {"workload.host_bytes": [1024, 2048, 4096], "node0.pcie0.lanes": [4, 8],
@@ -298,7 +297,7 @@ TEST(Sweep, PointKeysIdentifyTheInputsNotThePosition) {
 }
 
 TEST(Sweep, CsvFilesAreReadBackFieldForField) {
-  const std::string path = ::testing::TempDir() + "sweep_csv_" + std::to_string(getpid()) + ".csv";
+  const std::string path = hs::testing::temp_path("sweep_csv.csv");
   const std::vector<Json> fields = {"plain", "a,b", "say \"hi\"", "two\nlines", 3.5, Json()};
   std::string text = "c0,c1,c2,c3,c4,c5\n";
   for (size_t i = 0; i < fields.size(); ++i) text += (i ? "," : "") + csv_field(fields[i]);
@@ -349,7 +348,7 @@ TEST(Sweep, APointCountsAsStartedByASubmissionOnlyIfThatSubmissionStartedIt) {
   // The Slurm backend's progress counts a job's running points this way: each array task
   // marks the points it starts with its submission, so an earlier attempt's run never counts.
   namespace fs = std::filesystem;
-  const fs::path dir = ::testing::TempDir() + "sweep_started_" + std::to_string(getpid());
+  const fs::path dir = hs::testing::temp_path("sweep_started");
   fs::remove_all(dir);
   const hs::sweep::PointStore first(dir.string(), "submit-1"), second(dir.string(), "submit-2");
   const hs::sweep::PointStore local(dir.string());

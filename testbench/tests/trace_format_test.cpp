@@ -17,6 +17,7 @@
 
 #include "testbench/runner/simulation.h"
 #include "testbench/support/scenario_run.h"
+#include "testbench/support/temp_path.h"
 
 using Json = nlohmann::json;
 
@@ -192,7 +193,7 @@ Traced traced_run(const std::string& scenario, const std::vector<std::string>& s
   o.scenario = scenario;
   o.sets = sets;
   o.quiet = true;
-  o.trace_path = ::testing::TempDir() + "trace_format_" + scenario + "_trace.json";
+  o.trace_path = hs::testing::temp_path(scenario + "_trace.json");
   const Json report = hs::testing::run_scenario(o);
   if (!hs::testing::passed(report)) {
     ADD_FAILURE() << hs::testing::violations(report);
@@ -266,7 +267,7 @@ TEST(TraceFormat, LimitedTraceKeepsTheRules) {
   hs::runner::RunOptions o;
   o.scenario = "torus_ami";
   o.quiet = true;
-  o.trace_path = ::testing::TempDir() + "trace_format_" + "limited_trace.json";
+  o.trace_path = hs::testing::temp_path("limited_trace.json");
   o.trace_start = "100us";
   o.trace_end = "600us";
   o.trace_only = "torus.x0y0z0.*";
