@@ -368,8 +368,8 @@ AmiTrace& AmiTraceLog::trace() {
   return *recorder_;
 }
 
-void AmiTraceLog::replay(AmiChecker& checker) {
-  log_.replay([&](uint64_t at, ByteReader& r) {
+void AmiTraceLog::replay(const std::vector<Bytes>& by_partition, AmiChecker& checker) {
+  log_.replay(by_partition, [&](uint64_t at, ByteReader& r) {
     checker.replaying_at(at);
     play_call(r.get<uint8_t>(), checker, r, std::make_index_sequence<kCallCount>());
   });

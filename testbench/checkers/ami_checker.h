@@ -141,10 +141,11 @@ class AmiChecker : public fw::ami::AmiTrace {
 
 // A parallel run (docs/parallel.md): the sender and the receiver may live in different
 // partitions, so each partition logs its endpoints' trace events (and its nodes' RDMA
-// landings), and the reporting partition replays every partition's log into the checker at
-// the end, in simulated-time order, each event at its own time (partition_log.h says the order
-// and why the checker then reaches the sequential run's verdicts and records). A violation is
-// found at the end of the run, not when it happens.
+// landings), and at each window's end the reporting partition replays every partition's
+// events of the window into the checker, in simulated-time order, each event at its own time,
+// before the window's vote (partition_log.h says the order and why the checker then reaches
+// the sequential run's verdicts and records): a violation stops the run at the end of the
+// window in which it happened.
 class AmiTraceLog {
  public:
   AmiTraceLog();
@@ -152,11 +153,11 @@ class AmiTraceLog {
   // Where this partition's endpoints (and its DMA engines' RDMA landings) report.
   fw::ami::AmiTrace& trace();
 
-  // This partition's events; another partition's, added after those held (partition order).
-  Bytes save() const { return log_.save(); }
-  void merge(const Bytes& b) { log_.merge(b); }
-  // Replays every event held into the checker (once).
-  void replay(AmiChecker& checker);
+  // This partition's events since the last take (one window's).
+  Bytes take() { return log_.take(); }
+  // Replays every partition's events of one window (each partition's take(), in partition
+  // order) into the checker.
+  void replay(const std::vector<Bytes>& by_partition, AmiChecker& checker);
   size_t events() const { return log_.events(); }
 
  private:

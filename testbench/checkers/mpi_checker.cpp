@@ -542,8 +542,8 @@ void MpiTraceLog::collective_end(int rank, const mpi::CollectiveCall& call) {
   collective(Kind::End, rank, call);
 }
 
-void MpiTraceLog::replay(MpiChecker& checker) {
-  log_.replay([&](uint64_t, ByteReader& r) {
+void MpiTraceLog::replay(const std::vector<Bytes>& by_partition, MpiChecker& checker) {
+  log_.replay(by_partition, [&](uint64_t, ByteReader& r) {
     const auto kind = r.get<Kind>();
     if (kind != Kind::Begin && kind != Kind::End) {
       int v[4];

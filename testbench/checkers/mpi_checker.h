@@ -99,10 +99,10 @@ class MpiChecker : public fw::mpi::MpiTrace {
 
 // A parallel run (docs/parallel.md): a partition's ranks hand their trace events to a log,
 // each with the bytes the checker would read then (the rank's memory lives only in its own
-// partition), and the reporting partition replays every partition's log into the checker at
-// the end, in the order of simulated time (partition_log.h says the order and why it is the
-// sequential run's verdicts and figures). A violation is found at the end of the run, not when
-// it happens.
+// partition), and at each window's end the reporting partition replays every partition's
+// events of the window into the checker, in the order of simulated time, before the window's
+// vote (partition_log.h says the order and why it is the sequential run's verdicts and
+// figures): a violation stops the run at the end of the window in which it happened.
 class MpiTraceLog : public fw::mpi::MpiTrace {
  public:
   // The world's size; what rank `rank`'s memory holds at `addr` (read where the rank lives).
@@ -114,11 +114,11 @@ class MpiTraceLog : public fw::mpi::MpiTrace {
   void collective_begin(int rank, const fw::mpi::CollectiveCall& call) override;
   void collective_end(int rank, const fw::mpi::CollectiveCall& call) override;
 
-  // This partition's events; another partition's, added after those held (partition order).
-  Bytes save() const { return log_.save(); }
-  void merge(const Bytes& b) { log_.merge(b); }
-  // Replays every event held into a checker whose Peek is replay_peek (once).
-  void replay(MpiChecker& checker);
+  // This partition's events since the last take (one window's).
+  Bytes take() { return log_.take(); }
+  // Replays every partition's events of one window (each partition's take(), in partition
+  // order) into a checker whose Peek is replay_peek.
+  void replay(const std::vector<Bytes>& by_partition, MpiChecker& checker);
   // The bytes the event being replayed recorded (the checker's Peek during replay).
   void replay_peek(void* dst, size_t len) const;
   size_t events() const { return log_.events(); }

@@ -11,61 +11,79 @@ namespace hs::checkers {
 
 void PartitionLog::add(const std::function<void(ByteWriter&)>& write) {
   ByteWriter w;
-  std::swap(w.bytes(), payloads_[0]);  // append to this partition's payloads in place
+  std::swap(w.bytes(), payloads_);  // append to the payloads in place
   const uint64_t offset = w.bytes().size();
   write(w);
-  payloads_[0] = w.take();
-  index_.push_back({hs::now().value(), offset, payloads_[0].size() - offset, 0});
+  payloads_ = w.take();
+  index_.push_back({hs::now().value(), offset, payloads_.size() - offset});
 }
 
-Bytes PartitionLog::save() const {
-  std::vector<Entry> own;
-  for (const Entry& e : index_) {
-    if (e.log == 0) own.push_back(e);
-  }
+Bytes PartitionLog::take() {
   ByteWriter w;
-  w.put_vector(own);
-  w.put_vector(payloads_[0]);
+  w.put_vector(index_);
+  w.put_vector(payloads_);
+  index_.clear();
+  payloads_.clear();
   return w.take();
 }
 
-void PartitionLog::merge(const Bytes& b) {
-  ByteReader r(b);
-  const uint64_t log = payloads_.size();
-  std::vector<Entry> entries = r.get_vector<Entry>();
-  payloads_.push_back(r.get_vector<uint8_t>());
-  if (!r.done()) throw std::runtime_error("a partition's trace log has bytes left over");
-  for (Entry& e : entries) {
-    if (e.offset + e.size > payloads_.back().size()) {
-      throw std::runtime_error("a partition's trace log names bytes it does not hold");
-    }
-    e.log = log;
-    index_.push_back(e);
+namespace {
+// The time of the earliest violation this process has recorded (UINT64_MAX: none).
+uint64_t earliest_violation() {
+  uint64_t at = UINT64_MAX;
+  for (const auto& v : CheckRegistry::instance().violations()) {
+    at = std::min<uint64_t>(at, v.at.value());
   }
+  return at;
 }
+}  // namespace
 
-void PartitionLog::replay(const std::function<void(uint64_t at, ByteReader&)>& play) {
-  if (replayed_) return;
-  replayed_ = true;
-  // Each log is in time order already and held in merge order: a stable sort by time keeps
-  // partition order, then each partition's own order, among same-time events.
-  std::stable_sort(index_.begin(), index_.end(), [](const Entry& a, const Entry& b) {
-    return a.at != b.at ? a.at < b.at : a.log < b.log;
-  });
+void PartitionLog::replay(const std::vector<Bytes>& by_partition,
+                          const std::function<void(uint64_t at, ByteReader&)>& play) {
+  struct Held {
+    Entry e;
+    size_t log;
+  };
+  std::vector<Bytes> payloads;
+  std::vector<Held> held;
+  for (const Bytes& b : by_partition) {
+    ByteReader r(b);
+    const std::vector<Entry> entries = r.get_vector<Entry>();
+    payloads.push_back(r.get_vector<uint8_t>());
+    if (!r.done()) throw std::runtime_error("a partition's trace log has bytes left over");
+    for (const Entry& e : entries) {
+      if (e.offset + e.size > payloads.back().size()) {
+        throw std::runtime_error("a partition's trace log names bytes it does not hold");
+      }
+      held.push_back({e, payloads.size() - 1});
+    }
+  }
+  // Each log is in time order already and held in partition order: a stable sort by time
+  // keeps partition order, then each partition's own order, among same-time events.
+  std::stable_sort(held.begin(), held.end(),
+                   [](const Held& a, const Held& b) { return a.e.at < b.e.at; });
   // A violation found in replay is recorded at its event's time, as the live run records it.
   struct EventTime {
     CheckRegistry& checks = CheckRegistry::instance();
     ~EventTime() { checks.replaying_at(std::nullopt); }
   } time;
-  for (const Entry& e : index_) {
-    ByteReader r(payloads_[e.log].data() + e.offset, e.size);
-    time.checks.replaying_at(sc_core::sc_time::from_value(e.at));
-    play(e.at, r);
+  size_t violations = time.checks.violations().size();
+  uint64_t stop_after = earliest_violation();
+  for (const Held& h : held) {
+    if (h.e.at > stop_after) break;
+    if (h.e.at < played_) {
+      throw std::logic_error("a trace log event is earlier than one already replayed");
+    }
+    played_ = h.e.at;
+    ByteReader r(payloads[h.log].data() + h.e.offset, h.e.size);
+    time.checks.replaying_at(sc_core::sc_time::from_value(h.e.at));
+    play(h.e.at, r);
     if (!r.done()) throw std::logic_error("a trace log event was not read whole");
+    if (time.checks.violations().size() != violations) {
+      violations = time.checks.violations().size();
+      stop_after = earliest_violation();
+    }
   }
-  index_.clear();
-  index_.shrink_to_fit();
-  payloads_ = std::vector<Bytes>(1);
 }
 
 }  // namespace hs::checkers

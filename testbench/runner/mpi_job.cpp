@@ -166,8 +166,13 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
   } else {
     auto log = std::make_shared<checkers::MpiTraceLog>(map->size(), peek);
     job->log = log;
-    job->checker = std::make_shared<checkers::MpiChecker>(
+    auto checker = std::make_shared<checkers::MpiChecker>(
         map->size(), [log](int, uint64_t, void* dst, size_t len) { log->replay_peek(dst, len); });
+    job->checker = checker;
+    m.take_window_log_workload = [log] { return log->take(); };
+    m.replay_window_workload = [log, checker](const std::vector<Bytes>& by_partition) {
+      log->replay(by_partition, *checker);
+    };
   }
   m.keep.push_back(job);
   return job;
@@ -217,7 +222,8 @@ void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgra
 
 void gather_job_figures(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankFigures figures,
                         PartitionFigures partition) {
-  // A parallel run: each partition's ranks, in rank order, then the checker's events.
+  // A parallel run: each partition's ranks, in rank order (the checker's events went to the
+  // reporting partition window by window).
   MpiJob* j = job.get();
   torus::TorusMachine* machine = &m.machine;
   m.save_workload = [j, machine, figures, partition] {
@@ -230,7 +236,6 @@ void gather_job_figures(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankF
       if (figures.save) figures.save(r, w);
     }
     w.put(-1);
-    w.put_vector(j->log ? j->log->save() : Bytes{});
     if (partition.save) partition.save(w);
     return w.take();
   };
@@ -242,8 +247,6 @@ void gather_job_figures(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankF
       j->finished[static_cast<size_t>(r)] = in.get<uint8_t>() != 0;
       if (figures.merge) figures.merge(r, in);
     }
-    const Bytes log = in.get_vector<uint8_t>();
-    if (j->log) j->log->merge(log);
     if (partition.merge) partition.merge(in);
     if (!in.done()) throw std::runtime_error("a partition's MPI figures have bytes left over");
   };
@@ -294,7 +297,6 @@ std::shared_ptr<std::vector<fw::motifs::Timing>> install_motif(TorusModel& m,
 }
 
 nlohmann::json MpiJob::json() const {
-  if (log) log->replay(*checker);  // every partition's events, merged by now
   checker->finish();
   uint64_t msgs = 0, bytes = 0, unexpected = 0;
   for (const auto& c : counts) {

@@ -23,8 +23,9 @@ struct MpiJob {
   std::string mapping;  // the order, or the mapping file
   std::shared_ptr<const fw::mpi::RankMap> map;
   std::shared_ptr<checkers::MpiChecker> checker;
-  // A parallel run: the partition's trace events, checked at the reporting partition
-  // (mpi_checker.h); null in a sequential run, where the checker watches the ranks live.
+  // A parallel run: the partition's trace events, replayed into the checker at the reporting
+  // partition at each window's end (mpi_checker.h); null in a sequential run, where the
+  // checker watches the ranks live.
   std::shared_ptr<checkers::MpiTraceLog> log;
   std::vector<fw::mpi::RankCounts> counts;  // per rank, when its program has finished
   std::vector<bool> finished;
@@ -55,15 +56,13 @@ struct PartitionFigures {
 
 // Runs `program` as every rank, each on its node's core t, after the layer's set-up. In a
 // parallel run only this partition's ranks run here, and the job's figures (each rank's
-// counts, whether it finished, the checker's events, and `figures`) reach the reporting
-// partition at the end.
+// counts, whether it finished, and `figures`) reach the reporting partition at the end.
 using RankProgram = std::function<void(fw::mpi::Comm&, fw::mpi::Collectives&)>;
 void install_ranks(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankProgram program,
                    RankFigures figures = {});
 
 // What install_ranks hands the reporting partition, for a workload that runs its ranks itself:
-// each of this partition's ranks' counts, whether it finished and `figures`, the checker's
-// events, then `partition`.
+// each of this partition's ranks' counts, whether it finished and `figures`, then `partition`.
 void gather_job_figures(TorusModel& m, const std::shared_ptr<MpiJob>& job, RankFigures figures,
                         PartitionFigures partition = {});
 

@@ -35,6 +35,15 @@ uint64_t next_event_ps() {
   return sc_core::sc_time_stamp().value() + sc_core::sc_time_to_pending_activity().value();
 }
 
+// The time of the earliest violation this partition has recorded (kNone: none).
+uint64_t earliest_violation_ps() {
+  uint64_t at = kNone;
+  for (const auto& v : CheckRegistry::instance().violations()) {
+    at = std::min<uint64_t>(at, v.at.value());
+  }
+  return at;
+}
+
 // Runs this partition's events before `until_ps` (never past its own last one).
 void run_until(uint64_t until_ps) {
   const uint64_t now = sc_core::sc_time_stamp().value();
@@ -129,10 +138,18 @@ RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, Process
     } catch (const std::exception& e) {  // the others wait for this one: end them all
       group.abort(std::string("cut traffic: ") + e.what());
     }
+    if (model.replays_each_window()) {
+      try {
+        const std::vector<Bytes> logs = group.gather(model.take_window_log());
+        if (group.rank() == 0) model.replay_window_logs(logs);
+      } catch (const std::exception& e) {  // the others wait for this one: end them all
+        group.abort(std::string("the checkers' logs: ") + e.what());
+      }
+    }
     if (stop == kGoOn && interrupt.signal()) stop = kSignal;
     if (stop == kGoOn && !CheckRegistry::instance().ok()) stop = kViolation;
     Vote v;
-    v.min = {next_event_ps()};
+    v.min = {next_event_ps(), earliest_violation_ps()};
     v.max = {stop, sc_core::sc_time_stamp().value()};
     v.sum = model.window_sums();
     group.vote(v);
@@ -151,6 +168,9 @@ RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, Process
       break;
     }
     if (v.max[0] != kGoOn) {
+      // A partition behind the earliest violation (found in another partition, or in the
+      // replay of one's log) moves on to it: no run ends before the failure it reports.
+      if (v.max[0] == kViolation && v.min[1] != kNone) advance_to(v.min[1]);
       end.reason = v.max[0] == kSignal      ? RunEndReason::Signal
                    : v.max[0] == kViolation ? RunEndReason::Violation
                                             : RunEndReason::KernelError;

@@ -8,12 +8,14 @@
 //   partition ever receives a message for a time it has passed. Messages keep the place in
 //   the order their sender gave them (tlm/timing/timeline.h): each partition runs its events
 //   exactly as the sequential run does.
-// - At each window's end the partitions exchange their cut messages with their neighbours
-//   and vote: the earliest next event anywhere (the next window starts there, skipping idle
-//   stretches), and whether any wants to stop (a signal, a failed check). A run ends when no
-//   partition has an event left, at the time of the last one (never a window's end), or
-//   when the vote stops it; sim.stop_at and sim.time_limit end it where the sequential run
-//   would.
+// - At each window's end the partitions exchange their cut messages with their neighbours,
+//   hand the reporting partition what a checker of the whole machine logged in the window
+//   (only a model that has one: replays_each_window), which it replays, and vote: the
+//   earliest next event anywhere (the next window starts there, skipping idle stretches),
+//   and whether any wants to stop (a signal, a failed check, the replay's included). A run
+//   ends when no partition has an event left, at the time of the last one (never a window's
+//   end), or when the vote stops it (on a violation, never before the earliest one);
+//   sim.stop_at and sim.time_limit end it where the sequential run would.
 // - The reporting process (partition 0) then adds every other partition's statistics, checks
 //   and model figures to its own, in partition order, and alone writes the outputs.
 #pragma once
@@ -55,6 +57,13 @@ class PartitionedModel {
   // The place of each of this partition's cores (Model::cores(), in that order) in the whole
   // machine's order of cores: how the partitions' unfinished cores are listed as one.
   virtual std::vector<uint64_t> core_places() const = 0;
+  // A checker that watches the whole machine at once (testbench/checkers/partition_log.h):
+  // when the model has one (alike in every partition), each partition's events of the window
+  // reach partition 0 at each window's end, before the vote, and partition 0 replays them, so
+  // a violation found there stops the run at this window's end, as a live check's does.
+  virtual bool replays_each_window() const { return false; }
+  virtual Bytes take_window_log() { return {}; }
+  virtual void replay_window_logs(const std::vector<Bytes>& /*by_partition*/) {}
   // What the reporting partition shows as the run goes on (a user's program's output): when
   // the model has any (alike in every partition), each partition's records since the last
   // window's end reach partition 0 at each window's end, after the vote.

@@ -53,11 +53,19 @@ class TorusModel : public Model, public PartitionedModel {
   void show_window_records(const std::vector<Bytes>& by_partition) override {
     show_window_workload(by_partition);
   }
+  bool replays_each_window() const override { return static_cast<bool>(replay_window_workload); }
+  Bytes take_window_log() override { return take_window_log_workload(); }
+  void replay_window_logs(const std::vector<Bytes>& by_partition) override {
+    replay_window_workload(by_partition);
+  }
   std::function<Bytes()> save_workload;
   std::function<void(const Bytes&)> merge_workload;
   // A workload that shows records as the run goes on sets both (PartitionedModel's).
   std::function<Bytes()> take_window_workload;
   std::function<void(const std::vector<Bytes>&)> show_window_workload;
+  // A workload whose checker replays the partitions' logs (partition_log.h) sets both.
+  std::function<Bytes()> take_window_log_workload;
+  std::function<void(const std::vector<Bytes>&)> replay_window_workload;
 
   std::function<nlohmann::json()> results;             // set by the workload
   std::function<std::string(const Core*)> core_notes;  // set by a workload that has them

@@ -1,11 +1,11 @@
 // The AMI stream (torus_ami) run partitioned under mpirun -np P: the sender (node 0) and the
 // receiver each run in their node's partition, the AMI checker replays both partitions' logs
-// at the end, and the report (results, statistics, checks: all but the wall-clock figures
-// under "run") and the link CSV are the sequential run's for every variant, P = 1, 2, 3, 4 and
-// 8. The torus is 4x2x2 with the receiver 2 hops along x (x2y0z0): slabs across x (the longest
-// axis) put the two ends in different partitions whenever P > 1 and cut the wrap-around link
-// (x3 -> x0), which the stream's packets take one way and the receiver's replies the other;
-// P = 8 runs as boxes. Two messages of 32 KiB keep each run short (some 30,000 windows).
+// at each window's end, and the report (results, statistics, checks: all but the wall-clock
+// figures under "run") and the link CSV are the sequential run's for every variant, P = 1, 2,
+// 3, 4 and 8. The torus is 4x2x2 with the receiver 2 hops along x (x2y0z0): slabs across x (the
+// longest axis) put the two ends in different partitions whenever P > 1 and cut the wrap-around
+// link (x3 -> x0), which the stream's packets take one way and the receiver's replies the other; P
+// = 8 runs as boxes. Two messages of 32 KiB keep each run short (some 30,000 windows).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

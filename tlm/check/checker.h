@@ -43,9 +43,10 @@ class CheckRegistry {
   }
 
   bool ok() const { return violations_.empty(); }
-  // A checker replaying a log of events at the run's end (a parallel run, docs/parallel.md)
-  // records its violations at the time of the event replayed, as the run that watched the
-  // event live does, not at the end's; nullopt returns to the simulated time.
+  // A checker replaying a log of events (a parallel run's, at each window's end:
+  // docs/parallel.md) records its violations at the time of the event replayed, as the run
+  // that watched the event live does, not at the window's end; nullopt returns to the
+  // simulated time.
   void replaying_at(std::optional<sc_core::sc_time> at) { replay_at_ = at; }
   // A run stopped before its work was done (sim.stop_at, sim.time_limit, a signal, or a
   // violation or error that stopped the kernel): checks that need the work to be finished

@@ -189,7 +189,7 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
                                     Range::between(1, 1024)));
 
   // Endpoints and adapters. The checker watches them live in a sequential run; a parallel run's
-  // partitions log what their endpoints report, replayed into it at the end.
+  // partitions log what their endpoints report, replayed into it at each window's end.
   const torus::Partition& part = *m.machine.partition;
   fw::ami_stream::AdapterFactory make_s, make_r;
   uint32_t payload = 0;  // bytes an adapter packet carries: the temporary space's block
@@ -200,6 +200,10 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
   if (!part.whole()) {
     log = std::make_shared<checkers::AmiTraceLog>();
     m.keep.push_back(log);
+    m.take_window_log_workload = [log] { return log->take(); };
+    m.replay_window_workload = [log, checker](const std::vector<Bytes>& by_partition) {
+      log->replay(by_partition, *checker);
+    };
   }
   fw::ami::AmiTrace* trace = log ? &log->trace() : ck;
   if (hops == 0) {
@@ -307,10 +311,10 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
           fw::ami_stream::receiver(hal, cfg, acfg_r, make_r, trace, *out_r);
         });
   }
-  // A parallel run: each side's results where its node lives, then the checker's events; the
-  // reporting partition takes the sides it did not run.
+  // A parallel run: each side's results where its node lives; the reporting partition takes
+  // the sides it did not run.
   torus::TorusMachine* machine = &m.machine;
-  m.save_workload = [machine, send_node, recv_node, out_s, out_r, log] {
+  m.save_workload = [machine, send_node, recv_node, out_s, out_r] {
     ByteWriter w;
     for (const auto& [node, out] : {std::pair{send_node, out_s}, std::pair{recv_node, out_r}}) {
       w.put<uint8_t>(machine->partition->local(node));
@@ -321,10 +325,9 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
       w.put(out->bad_messages);
       w.put_string(out->first_error);
     }
-    w.put_vector(log ? log->save() : Bytes{});
     return w.take();
   };
-  m.merge_workload = [out_s, out_r, log](const Bytes& b) {
+  m.merge_workload = [out_s, out_r](const Bytes& b) {
     ByteReader in(b);
     for (const auto& out : {out_s, out_r}) {
       if (in.get<uint8_t>() == 0) continue;
@@ -334,13 +337,10 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
       out->bad_messages = in.get<int>();
       out->first_error = in.get_string();
     }
-    const Bytes events = in.get_vector<uint8_t>();
-    if (log) log->merge(events);
     if (!in.done()) throw std::runtime_error("a partition's AMI figures have bytes left over");
   };
 
   m.results = [=] {
-    if (log) log->replay(*ck);  // every partition's events, merged by now
     Json r;
     const double ns_per_cycle = 1e9 / core_hz;
     r["protocol"] = ami::protocol_name(acfg.protocol);
