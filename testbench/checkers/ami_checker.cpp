@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -22,13 +23,26 @@ double AmiChecker::now_ns() const {
   return t.to_seconds() * 1e9;
 }
 
+// A test hook, HYBRIDSIM_TEST_AMI_PUT_TWICE=K in the environment: each node reports the K-th
+// direct put it receives twice, as an engine that wrote the bytes twice would show it, so the
+// checker finds "no receive-buffer byte is committed twice" broken mid-run (in the sequential
+// run and in the partition that runs the node alike) and a test can prove where the run stops.
+namespace {
+uint64_t put_reported_twice() {
+  static const char* spec = std::getenv("HYBRIDSIM_TEST_AMI_PUT_TWICE");
+  return spec ? std::strtoull(spec, nullptr, 10) : 0;
+}
+}  // namespace
+
 void AmiChecker::watch(torus::TorusMachine& m, ami::AmiTrace& trace) {
+  const uint64_t twice = put_reported_twice();
   for (torus::ComputeNode* node : m.built_nodes()) {  // a parallel run: this partition's
-    node->dma->observe_reception([&trace](const torus::dma::ReceptionEvent& e) {
-      if (e.packet->kind == torus::PacketKind::DirectPut) {
-        trace.rdma_landed(e.node, e.addr, e.packet->payload_bytes);
-      }
-    });
+    node->dma->observe_reception(
+        [&trace, twice, puts = uint64_t{0}](const torus::dma::ReceptionEvent& e) mutable {
+          if (e.packet->kind != torus::PacketKind::DirectPut) return;
+          trace.rdma_landed(e.node, e.addr, e.packet->payload_bytes);
+          if (++puts == twice) trace.rdma_landed(e.node, e.addr, e.packet->payload_bytes);
+        });
   }
 }
 

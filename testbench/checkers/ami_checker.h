@@ -80,7 +80,8 @@ class AmiChecker : public fw::ami::AmiTrace {
   // Registers every rule, so a report lists them all even when a run never reaches one.
   AmiChecker();
   // Reports the torus DMA engines' direct puts (those of this process's nodes) to `trace` (the
-  // checker, or a parallel run's log) as RDMA landings.
+  // checker, or a parallel run's log) as RDMA landings (a test hook reports one twice:
+  // HYBRIDSIM_TEST_AMI_PUT_TWICE, ami_checker.cpp).
   static void watch(torus::TorusMachine& m, fw::ami::AmiTrace& trace);
   // While a log replays (AmiTraceLog): the simulated time of the event replayed, in the
   // kernel's units; nullopt: the kernel's time.

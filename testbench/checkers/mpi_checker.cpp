@@ -276,10 +276,12 @@ void MpiChecker::collective_begin(int world_rank, const mpi::CollectiveCall& cal
                   (!uniform(call.kind) || o.bytes == call.bytes) && o.op == call.op &&
                   o.type == call.type,
               kComponent,
-              fmt::format("collective call {}: rank {} calls {} (root {}, {} B); rank {} called "
-                          "{} (root {}, {} B)",
+              fmt::format("collective call {}: rank {} calls {} (root {}, {} B, {} {}); rank {} "
+                          "called {} (root {}, {} B, {} {})",
                           call.call, rank, mpi::collective_name(call.kind), call.root, call.bytes,
-                          i, mpi::collective_name(o.kind), o.root, o.bytes));
+                          mpi::datatype_name(call.type), mpi::op_name(call.op), i,
+                          mpi::collective_name(o.kind), o.root, o.bytes, mpi::datatype_name(o.type),
+                          mpi::op_name(o.op)));
     break;
   }
   c.calls[r] = call;

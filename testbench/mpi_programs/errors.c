@@ -1,5 +1,6 @@
 /* Conformance of failures: each mode (argv[1]) makes one mistake, and the test checks the run
- * ends as MPI says it must, with the message naming the call, the rank and the line. */
+ * ends as MPI says it must, with the message naming the call, the rank and the line; a mistake
+ * no call can see (mismatch) is the MPI checker's to name. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,14 @@ int main(int argc, char** argv) {
   }
   if (!strcmp(mode, "deadlock") && rank < 2) {
     MPI_Recv(x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* both wait */
+  }
+  if (!strcmp(mode, "mismatch")) {
+    /* The last rank reduces with another operator: erroneous, yet no call fails; only the MPI
+     * checker sees the ranks disagree. The barriers after it are what a run that went on would
+     * still do. */
+    int in = rank, out = 0;
+    MPI_Allreduce(&in, &out, 1, MPI_INT, rank == size - 1 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < 50; ++i) MPI_Barrier(MPI_COMM_WORLD);
   }
   MPI_Finalize();
   return 0;
