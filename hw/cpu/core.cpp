@@ -92,11 +92,12 @@ void Core::end_of_elaboration() {
   if (!firmware_) return;
   timer_ = std::make_unique<Alarm>(origin_);
   sc_core::sc_spawn_options opts;
+  sc_core::sc_process_handle firmware;
   if (execution_ == Execution::Fiber) {
     fiber_ = std::make_unique<Fiber>(
         name(), stack_bytes_, [this] { run(); }, stack_guarded_);
     opts.spawn_method();
-    sc_core::sc_spawn([this] { step(); }, sc_core::sc_gen_unique_name("step"), &opts);
+    firmware = sc_core::sc_spawn([this] { step(); }, sc_core::sc_gen_unique_name("step"), &opts);
     if (bus_may_block_) {
       proxy_ = std::make_unique<BusProxy>();
       sc_core::sc_spawn_options bus;
@@ -113,11 +114,17 @@ void Core::end_of_elaboration() {
     }
   } else {
     opts.set_stack_size(static_cast<int>(stack_bytes_));
-    sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("run"), &opts);
+    firmware = sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("run"), &opts);
+  }
+  if (Timeline::activations_kept()) {
+    process_ = firmware.get_process_object();
+    Timeline::set_activation_place(process_, this);
   }
 }
 
-Core::~Core() = default;
+Core::~Core() {
+  if (process_) Timeline::set_activation_place(process_, nullptr);
+}
 
 void Core::transport(tlm::tlm_generic_payload& gp, sc_time& delay) {
   if (!proxy_ || !fiber_) return bus->b_transport(gp, delay);
@@ -279,7 +286,6 @@ struct Raise {
   Order entry;
   std::vector<uint64_t> path;
 };
-bool activations_kept = false;
 std::unordered_map<const Core*, Raise>& raises() {
   static std::unordered_map<const Core*, Raise> r;
   return r;
@@ -287,7 +293,7 @@ std::unordered_map<const Core*, Raise>& raises() {
 }  // namespace
 
 void keep_core_activations() {
-  activations_kept = true;
+  Timeline::keep_activations();
 }
 
 CoreActivation core_activation(const Core& core) {
@@ -299,13 +305,24 @@ CoreActivation core_activation(const Core& core) {
     a.entry = it->second.entry;
     a.path = it->second.path;
   } else {
-    a.entry = Order::of(now, origin_id(core.name()), 0);
+    // The ringing of its timer, the core's last post (a core posts nothing while it waits
+    // but its late interrupts' ringings, with irq_late faults only).
+    const uint64_t posts = core.origin_.posts();
+    a.entry = Order::of(now, core.origin_.id(), posts > 0 ? posts - 1 : 0);
   }
   return a;
 }
 
+void Core::append_place(std::vector<uint64_t>& key) const {
+  const CoreActivation a = core_activation(*this);
+  key.push_back(static_cast<uint64_t>(a.round));
+  if (a.round == 2) return;  // its place among other cores' is not known: a tie
+  key.insert(key.end(), {a.entry.tie, a.entry.origin, a.path.size()});
+  key.insert(key.end(), a.path.begin(), a.path.end());
+}
+
 void Core::deliver(unsigned line) {
-  if (activations_kept && state() == State::WaitIrq) {
+  if (Timeline::activations_kept() && state() == State::WaitIrq) {
     Raise& r = raises()[this];
     if (r.at != hs::now().value()) {
       const std::vector<uint64_t>* path = nullptr;

@@ -40,8 +40,9 @@
 namespace hs {
 
 using Firmware = std::function<void(fw::Hal&)>;
+struct CoreActivation;
 
-class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
+class Core : public sc_core::sc_module, public fw::Hal, public IrqIn, private ActivationPlace {
  public:
   tlm_utils::simple_initiator_socket<Core> bus;
 
@@ -116,6 +117,10 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   void raise_irq(unsigned line) override;
   void withdraw_irq(uint32_t lines) override;
 
+  friend CoreActivation core_activation(const Core& core);
+  // ActivationPlace: the firmware's process, registered when activations are kept.
+  void append_place(std::vector<uint64_t>& key) const override;
+
   struct Abort {};  // unwinds the firmware after fail()
   void end_of_elaboration() override;
   void run();
@@ -158,6 +163,7 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn {
   bool stack_guarded_ = false;
   std::string stack_param_;  // its parameter's name, for the overflow message
   std::unique_ptr<Fiber> fiber_;
+  const sc_core::sc_object* process_ = nullptr;  // the firmware's, while its place is registered
   // The helper thread of a fiber core whose bus may block: one access at a time.
   struct BusProxy {
     tlm::tlm_generic_payload* gp = nullptr;

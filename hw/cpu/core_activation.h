@@ -1,16 +1,20 @@
 // Where the activation a core runs now stands among the activations of one instant, for what
-// a partitioned run merges in the sequential run's order (a user program's output lines and
-// how its ranks ended, testbench/runner/workloads/mpi_program.cpp).
+// a partitioned run merges in the sequential run's order: a user program's output lines and
+// how its ranks ended (testbench/runner/workloads/mpi_program.cpp), and the trace calls a
+// core's firmware makes from its own process (tlm/trace/transaction_trace.h: the core is its
+// process's ActivationPlace, tlm/timing/timeline.h).
 //
 // Rules (the kernel's order within an instant, tlm/timing/timeline.h):
 // - Cores whose timed wait ended run in the instant's first delta cycle, in the order their
-//   alarms ring: the timeline's order of (time, the core's origin, ...).
+//   alarms ring: the timeline's order of (time, the core's origin, its count of posts), the
+//   ringing being the core's last post.
 // - Cores an interrupt woke run in the next, in the order the interrupts were delivered: the
 //   order of the timeline entries that raised them.
 // - Anything else (an interrupt delivered outside the timeline's dispatch) comes after both;
 //   its place among other partitions' activations is not known (partition order).
-// Interrupts are recorded only after keep_core_activations() (a partitioned run's user
-// programs); nothing else pays for it.
+// Interrupts are recorded only once activations are kept (keep_core_activations, or a
+// partitioned trace: Timeline::keep_activations), and only then does a core register its
+// firmware's process; nothing else pays for it.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <unordered_map>
 // sc_spawn, which <systemc> declares only with SC_INCLUDE_DYNAMIC_PROCESSES.
 #include <sysc/kernel/sc_dynamic_processes.h>
 
@@ -52,6 +53,29 @@ int Timeline::position(Order& entry, const std::vector<uint64_t>** path) {
   entry = built->current_;
   if (path) *path = &built->path_;
   return built->in_now_queue_ ? 1 : 0;
+}
+
+namespace {
+std::unordered_map<const sc_core::sc_object*, const ActivationPlace*>& activation_places() {
+  static std::unordered_map<const sc_core::sc_object*, const ActivationPlace*> places;
+  return places;
+}
+}  // namespace
+
+void Timeline::set_activation_place(const sc_core::sc_object* process,
+                                    const ActivationPlace* place) {
+  if (place) {
+    activation_places()[process] = place;
+  } else {
+    activation_places().erase(process);
+  }
+}
+
+const ActivationPlace* Timeline::activation_place() {
+  if (activation_places().empty()) return nullptr;
+  const auto it =
+      activation_places().find(sc_core::sc_get_current_process_handle().get_process_object());
+  return it == activation_places().end() ? nullptr : it->second;
 }
 
 Timeline::Timeline() {

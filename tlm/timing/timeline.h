@@ -84,6 +84,7 @@ class Origin {
   explicit Origin(const std::string& name) : id_(origin_id(name)) {}
   Order next(uint64_t at) { return Order::of(at, id_, seq_++); }
   uint64_t id() const { return id_; }
+  uint64_t posts() const { return seq_; }
 
  private:
   uint64_t id_ = 0, seq_ = 0;
@@ -103,6 +104,20 @@ class TimelineLane {
 };
 
 class Alarm;
+
+// Where the activation a process runs now stands among one instant's activations outside the
+// timeline's dispatch, for a process that knows it (a core's firmware, hw/cpu/core_activation.h):
+// what a partitioned run merges in the sequential run's order (the transaction trace).
+class ActivationPlace {
+ public:
+  // Appends the activation's key: keys of one instant compare (lexicographically, shorter
+  // first on a common start) as the sequential kernel runs the activations, and equal keys
+  // name activations whose order is not known.
+  virtual void append_place(std::vector<uint64_t>& key) const = 0;
+
+ protected:
+  ~ActivationPlace() = default;
+};
 
 class Timeline {
  public:
@@ -141,6 +156,16 @@ class Timeline {
   // partitioned trace asks before the model is built; nothing else pays for it.
   static void keep_now_paths() { paths_kept_ = true; }
   static bool now_paths_kept() { return paths_kept_; }
+  // Asks the processes that know their activations' places (ActivationPlace) to say so:
+  // what keeps their places registers them, and add_activation_place's owners record what
+  // the places need. Asked before the model is built (a partitioned trace, a partitioned user
+  // program's output); nothing else pays for it.
+  static void keep_activations() { activations_kept_ = true; }
+  static bool activations_kept() { return activations_kept_; }
+  // `process` (a SystemC process object) tells its activations' places by `place` (null:
+  // no longer); and the place of the running process, null if it has none.
+  static void set_activation_place(const sc_core::sc_object* process, const ActivationPlace* place);
+  static const ActivationPlace* activation_place();
   // An entry (`first_round`: of the first round) or a queued action with `path` starts.
   void run_path(const Order& first_round) {
     path_.assign({first_round.tie, first_round.origin});
@@ -186,7 +211,7 @@ class Timeline {
   bool dispatching_ = false, in_now_queue_ = false;
   uint64_t first_round_done_at_ = UINT64_MAX;
   Noise* noise_ = nullptr;  // the test hook's events, when on
-  static inline bool paths_kept_ = false;
+  static inline bool paths_kept_ = false, activations_kept_ = false;
   std::vector<uint64_t> path_;  // of the entry or queued action running (keep_now_paths)
   uint64_t path_posts_ = 0;
 };

@@ -279,14 +279,16 @@ void TransactionTrace::count(int counter, const sc_core::sc_time& at, double val
                        {"args", {{t.unit, value}}}});
 }
 
-// A partitioned run's records. Each: its place in the run's order (time; 0 for elaboration, 1
-// for an entry of the timeline, 2 for an action of a "now" queue, 3 for anything else; then
-// for elaboration the number of processes declared so far, for an entry its order, tie and
-// origin, for an action its path in its queue, length first: see Timeline::keep_now_paths),
-// then the call: op, track, two times, key, value, a flag (args or
-// unit given), a name and a text (args as JSON, a label or a unit).
+// A partitioned run's records. Each: its place in the run's order (time; the delta cycle of the
+// instant, 0 for elaboration; the kind of place: 0 for elaboration, 1 for an entry of the
+// timeline, 2 for an action of a "now" queue, 3 for an activation that knows its place, 4 for
+// anything else; then for elaboration the number of processes declared so far, for an entry
+// its order, tie and origin, for an action its path in its queue, length first (see
+// Timeline::keep_now_paths), for an activation its place (ActivationPlace)), then the call:
+// op, track, two times, key, value, a flag (args or unit given), a name and a text (args as
+// JSON, a label or a unit).
 struct TransactionTrace::Record {
-  uint64_t at = 0;
+  uint64_t at = 0, delta = 0;
   uint8_t phase = 0;
   std::vector<uint64_t> order;
   Op op = Op::Process;
@@ -296,7 +298,7 @@ struct TransactionTrace::Record {
   bool flag = false;
   std::string name, text;
   bool operator<(const Record& o) const {
-    return std::tie(at, phase, order) < std::tie(o.at, o.phase, o.order);
+    return std::tie(at, delta, phase, order) < std::tie(o.at, o.delta, o.phase, o.order);
   }
 };
 
@@ -314,6 +316,7 @@ void TransactionTrace::record_partition(bool writer) {
   recording_ = true;
   writer_ = writer;
   Timeline::keep_now_paths();
+  Timeline::keep_activations();
 }
 
 void TransactionTrace::keep(Op op, int track, const std::string& name, const sc_core::sc_time& t0,
@@ -332,7 +335,15 @@ void TransactionTrace::keep(Op op, int track, const std::string& name, const sc_
     order = {path->size()};
     order.insert(order.end(), path->begin(), path->end());
   }
+  if (phase == 3) {
+    if (const ActivationPlace* place = Timeline::activation_place()) {
+      place->append_place(order);
+    } else {
+      phase = 4;
+    }
+  }
   records_.put<uint64_t>(sc_core::sc_time_stamp().value());
+  records_.put<uint64_t>(phase == 0 ? 0 : sc_core::sc_delta_count_at_current_time());
   records_.put<uint8_t>(phase);
   records_.put_vector(order);
   records_.put<uint8_t>(static_cast<uint8_t>(op));
@@ -393,6 +404,7 @@ void TransactionTrace::replay(const std::vector<std::vector<uint8_t>>& partition
     while (!in.done()) {
       Record r;
       r.at = in.get<uint64_t>();
+      r.delta = in.get<uint64_t>();
       r.phase = in.get<uint8_t>();
       r.order = in.get_vector<uint64_t>();
       r.op = static_cast<Op>(in.get<uint8_t>());

@@ -20,14 +20,32 @@
 //
 // A partitioned run (docs/parallel.md) writes the sequential run's file. Every partition
 // records its own components' calls instead of writing them (record_partition), each with
-// its place in the run's order: (time, the timeline's entry being run, tlm/timing/timeline.h),
-// elaboration first. At the end partition 0 replays every partition's records (replay), merged
-// in that order (ties, which only calls outside the timeline's entries can make, in partition
-// order), through the path that writes the file: tracks and processes are numbered
-// machine-wide, in the order the sequential run made them, and each partition's calls keep
-// their own order. What every partition elaborates alike (a process, the n-th track of a
-// name made before the run starts) is made once. The records are held in memory until the
-// end.
+// its place in the run's order; at the end partition 0 replays every partition's records
+// (replay), merged in that order, through the path that writes the file: tracks and processes
+// are numbered machine-wide, in the order the sequential run made them, and each partition's
+// calls keep their own order (so do one core's, and one activation's). What every partition
+// elaborates alike (a process, the n-th track of a name made before the run starts) is made
+// once. The records are held in memory until the end.
+// A call's place: its time; then the delta cycle of that instant it runs in (the kernel's
+// count: a delta's activity stems only from its own partition's earlier deltas of the instant,
+// nothing crossing partitions within an instant, so the count is the sequential run's); then
+// within the delta the sequential kernel's order (rules in tlm/timing/timeline.h and
+// hw/cpu/core_activation.h):
+// 1. elaboration (before time 0's first delta), by the processes declared so far;
+// 2. the timeline's entries due now, by their order (the dispatcher runs them first);
+// 3. the actions of its "now" queues, by their paths (the dispatcher runs them next);
+// 4. the activations of processes that know their place (ActivationPlace: a core's firmware,
+//    with what it calls synchronously: a device's b_transport, the MPI library, the firmware
+//    log), by that place: cores whose timed wait ended, in their timer's ringing order (the
+//    dispatcher rang it: the core runs after it), then cores woken by an interrupt a timeline
+//    entry raised, in that entry's order and path;
+// 5. anything else, whose place among other partitions' calls of the same delta is not known
+//    (partition order): a core woken by an interrupt raised outside the dispatch, and a
+//    process that is no core's firmware and runs outside the dispatch (a DMA engine woken in
+//    the next delta by a core's register write). A trace without such calls (the torus
+//    traffic workload's; any run's cores' tracks, --trace-only '*core0') is exactly the
+//    sequential run's; with them, same-time calls of different partitions in one delta can
+//    be listed in another order.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -71,8 +89,9 @@ class TransactionTrace {
   void abandon();
   bool enabled() const { return enabled_; }
 
-  // A partitioned run (see above), right after open(): this partition records; `writer`
-  // (partition 0) also keeps the file, which the others never create.
+  // A partitioned run (see above), right after open() and before the model is built: this
+  // partition records; `writer` (partition 0) also keeps the file, which the others never
+  // create. Asks the timeline for the places it records (now paths, activations).
   void record_partition(bool writer);
   // This partition's records, handed over.
   std::vector<uint8_t> take_records();
