@@ -18,14 +18,10 @@
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
-using hs::testing::CliResult;
-using hs::testing::file_text;
-using hs::testing::hybridsim_bin;
-using hs::testing::mpirun;
-using hs::testing::run_shell;
-using hs::testing::temp_path;
 
 namespace {
+
+using namespace hs::testing;  // cli_run.h and mpirun.h: starting runs and reading their files
 
 // The cores' tracks: each rank's MPI calls, the firmware's phases and log lines.
 const std::string kCores = " --quiet --trace-only '*core0'";
