@@ -315,10 +315,19 @@ CoreActivation core_activation(const Core& core) {
 
 void Core::append_place(std::vector<uint64_t>& key) const {
   const CoreActivation a = core_activation(*this);
-  key.push_back(static_cast<uint64_t>(a.round));
-  if (a.round == 2) return;  // its place among other cores' is not known: a tie
+  // Within one delta cycle: timed wake-ups (round 0, the first delta only); then cores an
+  // interrupt raised outside the dispatch woke (round 2: raised after the dispatch's, so run
+  // first; their place among other partitions' is not known: a tie); then cores an interrupt
+  // from a timeline entry woke (round 1), last raised first.
+  key.push_back(a.round == 0 ? 0 : a.round == 2 ? 1 : 2);
+  if (a.round == 2) return;
+  const size_t from = key.size();
   key.insert(key.end(), {a.entry.tie, a.entry.origin, a.path.size()});
   key.insert(key.end(), a.path.begin(), a.path.end());
+  // Every word complemented, round 1's keys compare the other way round.
+  if (a.round == 1) {
+    for (size_t i = from; i < key.size(); ++i) key[i] = ~key[i];
+  }
 }
 
 void Core::deliver(unsigned line) {

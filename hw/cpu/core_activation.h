@@ -8,10 +8,15 @@
 // - Cores whose timed wait ended run in the instant's first delta cycle, in the order their
 //   alarms ring: the timeline's order of (time, the core's origin, its count of posts), the
 //   ringing being the core's last post.
-// - Cores an interrupt woke run in the next, in the order the interrupts were delivered: the
-//   order of the timeline entries that raised them.
-// - Anything else (an interrupt delivered outside the timeline's dispatch) comes after both;
-//   its place among other partitions' activations is not known (partition order).
+// - Cores an interrupt woke run in the next, in the reverse order of the interrupts'
+//   delivery (the kernel triggers one delta cycle's notifications last first: checked against
+//   SystemC 2.3.4), the delivery order being that of the timeline entries that raised them.
+// - Anything else (an interrupt delivered outside the timeline's dispatch, after it) runs in
+//   the same delta cycle as those, before them when delivered in the same delta cycle as
+//   their interrupts; its place among other partitions' activations is not known (partition
+//   order). The transaction trace orders the rounds so; a user program's output lines
+//   (mpi_program.cpp) still order round 1 as raised and round 2 after it, which no run the
+//   tests make distinguishes.
 // Interrupts are recorded only once activations are kept (keep_core_activations, or a
 // partitioned trace: Timeline::keep_activations), and only then does a core register its
 // firmware's process; nothing else pays for it.

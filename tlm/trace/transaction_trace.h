@@ -37,8 +37,10 @@
 // 4. the activations of processes that know their place (ActivationPlace: a core's firmware,
 //    with what it calls synchronously: a device's b_transport, the MPI library, the firmware
 //    log), by that place: cores whose timed wait ended, in their timer's ringing order (the
-//    dispatcher rang it: the core runs after it), then cores woken by an interrupt a timeline
-//    entry raised, in that entry's order and path;
+//    dispatcher rang it: the core runs after it); in a later delta, cores woken by an
+//    interrupt raised outside the dispatch (in partition order, see 5), then cores woken by an
+//    interrupt a timeline entry raised, in the reverse of that entry's order and path (the
+//    kernel triggers a delta cycle's notifications last first);
 // 5. anything else, whose place among other partitions' calls of the same delta is not known
 //    (partition order): a core woken by an interrupt raised outside the dispatch, and a
 //    process that is no core's firmware and runs outside the dispatch (a DMA engine woken in
