@@ -54,7 +54,11 @@ class ByteReader {
     std::memcpy(&v, take(sizeof(T)), sizeof(T));
     return v;
   }
-  void get_raw(void* out, size_t n) { std::memcpy(out, take(n), n); }
+  void get_raw(void* out, size_t n) {
+    const uint8_t* p = take(n);
+    // memcpy's pointers may not be null even for no bytes, and an empty vector's data() is.
+    if (n > 0) std::memcpy(out, p, n);
+  }
   std::string get_string() {
     const auto n = get<uint64_t>();
     const char* p = reinterpret_cast<const char*>(take(n));
@@ -63,6 +67,8 @@ class ByteReader {
   template <class T>
   std::vector<T> get_vector() {
     const auto n = get<uint64_t>();
+    // Before allocating: a broken message's length may be anything.
+    if (n > (size_ - pos_) / sizeof(T)) throw std::runtime_error(kEndedEarly);
     std::vector<T> v(n);
     get_raw(v.data(), n * sizeof(T));
     return v;
@@ -71,11 +77,12 @@ class ByteReader {
 
  private:
   const uint8_t* take(size_t n) {
-    if (n > size_ - pos_) throw std::runtime_error("parallel run: a message ended early");
+    if (n > size_ - pos_) throw std::runtime_error(kEndedEarly);
     const uint8_t* p = data_ + pos_;
     pos_ += n;
     return p;
   }
+  static constexpr const char* kEndedEarly = "parallel run: a message ended early";
   const uint8_t* data_;
   size_t size_, pos_ = 0;
 };
