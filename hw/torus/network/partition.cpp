@@ -101,9 +101,10 @@ class Box : public Partitioner {
   Cut cut(const TorusShape& s, int parts, int, const std::array<int, 3>& asked) const override {
     std::array<int, 3> g = asked;
     if (g[0] == 0) g = choose(s, parts);
-    if (g[0] * g[1] * g[2] != parts) {
+    const int64_t boxes = int64_t{g[0]} * g[1] * g[2];  // up to 99999 per axis: past int
+    if (boxes != parts) {
       throw InputError(fmt::format("torus.partition.grid = {}x{}x{}: {} boxes for {} partitions",
-                                   g[0], g[1], g[2], g[0] * g[1] * g[2], parts));
+                                   g[0], g[1], g[2], boxes, parts));
     }
     for (int d = 0; d < 3; ++d) {
       if (g[d] > s.size(d)) {
