@@ -137,7 +137,6 @@ TEST(MfcOrderingRules, FencesBarriersAndTheBarrierCommandInExamples) {
 
 // ---- Lock lines: reservations and the atomic caches under the EIB's snoop ------------------
 
-
 TEST(LockLines, AnotherElementsWriteLosesTheReservationAndTheCachedLine) {
   LockLineReservations t;
   int lost = 0;

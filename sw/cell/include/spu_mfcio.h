@@ -124,12 +124,18 @@ typedef struct mfc_list_element {
 } mfc_list_element_t;
 
 /* ---- Effective addresses ---- */
-static inline unsigned int mfc_ea2h(unsigned long long ea) { return (unsigned int)(ea >> 32); }
-static inline unsigned int mfc_ea2l(unsigned long long ea) { return (unsigned int)ea; }
+static inline unsigned int mfc_ea2h(unsigned long long ea) {
+  return (unsigned int)(ea >> 32);
+}
+static inline unsigned int mfc_ea2l(unsigned long long ea) {
+  return (unsigned int)ea;
+}
 static inline unsigned long long mfc_hl2ea(unsigned int high, unsigned int low) {
   return ((unsigned long long)high << 32) | low;
 }
-static inline unsigned int mfc_ceil128(unsigned int value) { return (value + 127) & ~127u; }
+static inline unsigned int mfc_ceil128(unsigned int value) {
+  return (value + 127) & ~127u;
+}
 
 /* ---- The functions ---- */
 #define HS_SPU_FN(ret, name, params, args) ret name params;

@@ -239,7 +239,9 @@ void run_ppe(CellJob& job, fw::Hal& hal, int spes, const fw::cell_program::PpeTh
       [state](int spe, uint64_t at, const void* src, uint64_t n) {
         state->acc->spes[static_cast<size_t>(spe)]->local_store.poke(at, src, n);
       },
-      [](int spe) { return fw::spe_mmio::Spe{0, spe}.local_store(0); });
+      [](int spe) {
+        return fw::spe_mmio::Spe{0, spe}.local_store(0);
+      });
   state->ls = &ls;
   struct Unmap {
     CellJob* job;
@@ -534,8 +536,7 @@ HYBRIDSIM_WORKLOAD(hybrid_program, HybridModel,
     m.node.host->dram->require(kHostRegionBase + kHostRegionBytes,
                                fmt::format("the host program's memory at {:#x}", kHostRegionBase));
     m.node.accelerators[0]->dram->require(
-        kDacsReceive + 4096,
-        fmt::format("DaCS's DMA request area at {:#x}", kDacsRequests));
+        kDacsReceive + 4096, fmt::format("DaCS's DMA request area at {:#x}", kDacsRequests));
     require_slmpm_regions(m, 1);
     job->os = std::make_unique<fw::os::OsModel>(os_cfg);
     if (use_cache) job->cache = std::make_unique<fw::slmpm::RegistrationCache>(*job->os, cache_cfg);
