@@ -330,6 +330,10 @@ void Core::append_place(std::vector<uint64_t>& key) const {
   }
 }
 
+void append_activation_place(const Core& core, std::vector<uint64_t>& key) {
+  core.append_place(key);
+}
+
 void Core::deliver(unsigned line) {
   if (Timeline::activations_kept() && state() == State::WaitIrq) {
     Raise& r = raises()[this];

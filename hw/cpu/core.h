@@ -118,6 +118,7 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn, private Ac
   void withdraw_irq(uint32_t lines) override;
 
   friend CoreActivation core_activation(const Core& core);
+  friend void append_activation_place(const Core& core, std::vector<uint64_t>& key);
   // ActivationPlace: the firmware's process, registered when activations are kept.
   void append_place(std::vector<uint64_t>& key) const override;
 

@@ -14,9 +14,10 @@
 // - Anything else (an interrupt delivered outside the timeline's dispatch, after it) runs in
 //   the same delta cycle as those, before them when delivered in the same delta cycle as
 //   their interrupts; its place among other partitions' activations is not known (partition
-//   order). The transaction trace orders the rounds so; a user program's output lines
-//   (mpi_program.cpp) still order round 1 as raised and round 2 after it, which no run the
-//   tests make distinguishes.
+//   order).
+// append_activation_place gives this order as a key (with the instant's delta cycle before
+// it, the order of every activation of an instant): the transaction trace and a user
+// program's output lines both merge by it.
 // Interrupts are recorded only once activations are kept (keep_core_activations, or a
 // partitioned trace: Timeline::keep_activations), and only then does a core register its
 // firmware's process; nothing else pays for it.
@@ -38,5 +39,8 @@ struct CoreActivation {
 
 void keep_core_activations();
 CoreActivation core_activation(const Core& core);
+// Appends the key of the core's activation now (ActivationPlace::append_place): keys of one
+// delta cycle compare as the kernel runs the activations; equal keys are not known apart.
+void append_activation_place(const Core& core, std::vector<uint64_t>& key);
 
 }  // namespace hs

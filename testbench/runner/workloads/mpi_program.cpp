@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "hw/cpu/core_activation.h"
@@ -40,51 +41,40 @@ constexpr const char* kRankEnds = "MPI program: every rank calls MPI_Finalize an
 constexpr const char* kMpiCalls =
     "MPI program: every MPI call is correct (no MPI error, no MPI_Abort)";
 
-// A held record's place in the sequential run's order: the time, then the activation of the
-// core that made it (core_activation.h: its round, the timeline entry, the entry's path), then
-// the partition and that partition's own count (one activation's records keep their order).
-// What a rank prints as its firmware is unwound after the run (its buffered output) comes
-// last, in the order the kernel unwinds the cores: the machine's last core first.
+// A held record's place in the sequential run's order: the time, the delta cycle of the
+// instant, then where the activation of the core that made it stands among that delta cycle's
+// (append_activation_place, core_activation.h: the order the transaction trace merges a core's
+// calls in), then the partition and that partition's own count (one activation's
+// records keep their order). What a rank prints as its firmware is unwound after the run (its
+// buffered output) comes last, in the order the kernel unwinds the cores: the machine's last
+// core first.
 struct RunPlace {
-  static constexpr int kUnwound = 3;  // the round of what is printed after the run
-  uint64_t at = 0;
-  int round = 0;
-  Order entry;
-  std::vector<uint64_t> path;
+  static constexpr uint64_t kUnwound = UINT64_MAX;  // the time of what is printed after the run
+  uint64_t at = 0, delta = 0;
+  std::vector<uint64_t> key;
   int partition = 0;
   uint64_t seq = 0;
 
   bool operator<(const RunPlace& o) const {
-    if (at != o.at) return at < o.at;
-    if (round != o.round) return round < o.round;
-    if (round != 2) {
-      if (entry < o.entry) return true;
-      if (o.entry < entry) return false;
-      if (path.size() != o.path.size()) return path.size() < o.path.size();
-      if (path != o.path) return path < o.path;
-    }
-    return partition != o.partition ? partition < o.partition : seq < o.seq;
+    return std::tie(at, delta, key, partition, seq) <
+           std::tie(o.at, o.delta, o.key, o.partition, o.seq);
   }
   // Whether a run stopped by the end at `stop` still got here: the sequential run ends with
-  // the delta cycle of the failure, so the same round of the same instant is in.
+  // the delta cycle of the failure, so the rest of that delta cycle is in.
   bool reached_by(const RunPlace& stop) const {
-    if (round == kUnwound) return true;  // every run unwinds what is left
-    return at < stop.at || (at == stop.at && round <= stop.round);
+    if (at == kUnwound) return true;  // every run unwinds what is left
+    return at < stop.at || (at == stop.at && delta <= stop.delta);
   }
   void save(ByteWriter& w) const {
-    for (uint64_t v : {at, entry.at, entry.tie, entry.origin, seq}) w.put(v);
-    w.put(round);
+    for (uint64_t v : {at, delta, seq}) w.put(v);
     w.put(partition);
-    w.put_vector(path);
+    w.put_vector(key);
   }
   static RunPlace load(ByteReader& r) {
     RunPlace p;
-    for (uint64_t* v : {&p.at, &p.entry.at, &p.entry.tie, &p.entry.origin, &p.seq}) {
-      *v = r.get<uint64_t>();
-    }
-    p.round = r.get<int>();
+    for (uint64_t* v : {&p.at, &p.delta, &p.seq}) *v = r.get<uint64_t>();
     p.partition = r.get<int>();
-    p.path = r.get_vector<uint64_t>();
+    p.key = r.get_vector<uint64_t>();
     return p;
   }
 };
@@ -153,16 +143,12 @@ struct ProgramJob {
     if (!parallel) return p;  // a sequential run keeps the order things happen in
     if (const Fiber* f = Fiber::current(); f && f->unwinding()) {
       const auto& where = link.map->place(rank);
-      p.at = UINT64_MAX;
-      p.round = RunPlace::kUnwound;
-      p.entry =
-          Order{0, ~(static_cast<uint64_t>(where.node) << 16 | static_cast<uint64_t>(where.t)), 0};
+      p.at = RunPlace::kUnwound;
+      p.key = {~(static_cast<uint64_t>(where.node) << 16 | static_cast<uint64_t>(where.t))};
       return p;
     }
-    const CoreActivation a = core_activation(*cores[static_cast<size_t>(rank)]);
-    p.round = a.round;
-    p.entry = a.entry;
-    p.path = a.path;
+    p.delta = sc_core::sc_delta_count_at_current_time();
+    append_activation_place(*cores[static_cast<size_t>(rank)], p.key);
     return p;
   }
 
