@@ -19,8 +19,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <tuple>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "hw/cpu/core_activation.h"
 #include "sw/mpi/api/mpi_rank.h"
