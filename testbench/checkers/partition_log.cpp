@@ -27,16 +27,13 @@ Bytes PartitionLog::take() {
   return w.take();
 }
 
-namespace {
-// The time of the earliest violation this process has recorded (UINT64_MAX: none).
-uint64_t earliest_violation() {
+uint64_t earliest_violation_ps() {
   uint64_t at = UINT64_MAX;
   for (const auto& v : CheckRegistry::instance().violations()) {
     at = std::min<uint64_t>(at, v.at.value());
   }
   return at;
 }
-}  // namespace
 
 void PartitionLog::replay(const std::vector<Bytes>& by_partition,
                           const std::function<void(uint64_t at, ByteReader&)>& play) {
@@ -68,7 +65,7 @@ void PartitionLog::replay(const std::vector<Bytes>& by_partition,
     ~EventTime() { checks.replaying_at(std::nullopt); }
   } time;
   size_t violations = time.checks.violations().size();
-  uint64_t stop_after = earliest_violation();
+  uint64_t stop_after = earliest_violation_ps();
   for (const Held& h : held) {
     if (h.e.at > stop_after) break;
     if (h.e.at < played_) {
@@ -81,7 +78,7 @@ void PartitionLog::replay(const std::vector<Bytes>& by_partition,
     if (!r.done()) throw std::logic_error("a trace log event was not read whole");
     if (time.checks.violations().size() != violations) {
       violations = time.checks.violations().size();
-      stop_after = earliest_violation();
+      stop_after = earliest_violation_ps();
     }
   }
 }

@@ -28,6 +28,11 @@
 
 namespace hs::checkers {
 
+// The time of the earliest violation this process has recorded, in the kernel's units
+// (UINT64_MAX: none): where a replay stops playing, and what a stopped partitioned run
+// advances to.
+uint64_t earliest_violation_ps();
+
 class PartitionLog {
  public:
   // Logs one event at the current simulated time; `write` appends its payload.

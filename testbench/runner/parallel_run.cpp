@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "testbench/checkers/partition_log.h"
 #include "tlm/check/checker.h"
 #include "tlm/check/physical_limits.h"
 #include "tlm/common/errors.h"
@@ -33,15 +34,6 @@ uint64_t next_event_ps() {
   if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) return 0;
   if (!sc_core::sc_pending_activity()) return kNone;
   return sc_core::sc_time_stamp().value() + sc_core::sc_time_to_pending_activity().value();
-}
-
-// The time of the earliest violation this partition has recorded (kNone: none).
-uint64_t earliest_violation_ps() {
-  uint64_t at = kNone;
-  for (const auto& v : CheckRegistry::instance().violations()) {
-    at = std::min<uint64_t>(at, v.at.value());
-  }
-  return at;
 }
 
 // Runs this partition's events before `until_ps` (never past its own last one).
@@ -149,7 +141,7 @@ RunEnd run_partitioned(const RunLimits& limits, RunInterrupt& interrupt, Process
     if (stop == kGoOn && interrupt.signal()) stop = kSignal;
     if (stop == kGoOn && !CheckRegistry::instance().ok()) stop = kViolation;
     Vote v;
-    v.min = {next_event_ps(), earliest_violation_ps()};
+    v.min = {next_event_ps(), checkers::earliest_violation_ps()};
     v.max = {stop, sc_core::sc_time_stamp().value()};
     v.sum = model.window_sums();
     group.vote(v);
