@@ -169,10 +169,7 @@ std::shared_ptr<MpiJob> declare_mpi_job(TorusModel& m) {
     auto checker = std::make_shared<checkers::MpiChecker>(
         map->size(), [log](int, uint64_t, void* dst, size_t len) { log->replay_peek(dst, len); });
     job->checker = checker;
-    m.take_window_log_workload = [log] { return log->take(); };
-    m.replay_window_workload = [log, checker](const std::vector<Bytes>& by_partition) {
-      log->replay(by_partition, *checker);
-    };
+    m.replay_each_window(log, checker);
   }
   m.keep.push_back(job);
   return job;

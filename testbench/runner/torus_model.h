@@ -63,9 +63,17 @@ class TorusModel : public Model, public PartitionedModel {
   // A workload that shows records as the run goes on sets both (PartitionedModel's).
   std::function<Bytes()> take_window_workload;
   std::function<void(const std::vector<Bytes>&)> show_window_workload;
-  // A workload whose checker replays the partitions' logs (partition_log.h) sets both.
+  // A workload whose checker replays the partitions' logs (partition_log.h) sets both, by
+  // replay_each_window.
   std::function<Bytes()> take_window_log_workload;
   std::function<void(const std::vector<Bytes>&)> replay_window_workload;
+  template <class Log, class Checker>
+  void replay_each_window(std::shared_ptr<Log> log, std::shared_ptr<Checker> checker) {
+    take_window_log_workload = [log] { return log->take(); };
+    replay_window_workload = [log, checker](const std::vector<Bytes>& by_partition) {
+      log->replay(by_partition, *checker);
+    };
+  }
 
   std::function<nlohmann::json()> results;             // set by the workload
   std::function<std::string(const Core*)> core_notes;  // set by a workload that has them

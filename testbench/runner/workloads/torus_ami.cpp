@@ -200,10 +200,7 @@ HYBRIDSIM_WORKLOAD(torus_ami, TorusModel,
   if (!part.whole()) {
     log = std::make_shared<checkers::AmiTraceLog>();
     m.keep.push_back(log);
-    m.take_window_log_workload = [log] { return log->take(); };
-    m.replay_window_workload = [log, checker](const std::vector<Bytes>& by_partition) {
-      log->replay(by_partition, *checker);
-    };
+    m.replay_each_window(log, checker);
   }
   fw::ami::AmiTrace* trace = log ? &log->trace() : ck;
   if (hops == 0) {
