@@ -277,57 +277,23 @@ void Core::raise_irq(unsigned line) {
   deliver(line);
 }
 
-namespace {
-// The first interrupt delivered this instant to each core that waited for one, and where it
-// was raised (core_activation.h).
-struct Raise {
-  uint64_t at = UINT64_MAX;
-  int position = 2;
-  Order entry;
-  std::vector<uint64_t> path;
-};
-std::unordered_map<const Core*, Raise>& raises() {
-  static std::unordered_map<const Core*, Raise> r;
-  return r;
-}
-}  // namespace
-
 void keep_core_activations() {
   Timeline::keep_activations();
 }
 
-CoreActivation core_activation(const Core& core) {
-  const uint64_t now = hs::now().value();
-  CoreActivation a;
-  const auto it = raises().find(&core);
-  if (it != raises().end() && it->second.at == now) {
-    a.round = it->second.position == 2 ? 2 : 1;
-    a.entry = it->second.entry;
-    a.path = it->second.path;
+bool Core::append_place(std::vector<uint64_t>& key) const {
+  const bool thread = execution_ != Execution::Fiber;
+  // Woken by an interrupt (its delivery's delta notification), or else by its timer's ringing,
+  // the core's last post (a core posts nothing while it waits but its late interrupts'
+  // ringings, with irq_late faults only).
+  if (irq_note_.woke_now()) {
+    WakeKey::delta(key, thread, irq_note_);
   } else {
-    // The ringing of its timer, the core's last post (a core posts nothing while it waits
-    // but its late interrupts' ringings, with irq_late faults only).
-    const uint64_t posts = core.origin_.posts();
-    a.entry = Order::of(now, core.origin_.id(), posts > 0 ? posts - 1 : 0);
+    const uint64_t posts = origin_.posts();
+    WakeKey::ringing(key, thread,
+                     Order::of(hs::now().value(), origin_.id(), posts > 0 ? posts - 1 : 0));
   }
-  return a;
-}
-
-void Core::append_place(std::vector<uint64_t>& key) const {
-  const CoreActivation a = core_activation(*this);
-  // Within one delta cycle: timed wake-ups (round 0, the first delta only); then cores an
-  // interrupt raised outside the dispatch woke (round 2: raised after the dispatch's, so run
-  // first; their place among other partitions' is not known: a tie); then cores an interrupt
-  // from a timeline entry woke (round 1), last raised first.
-  key.push_back(a.round == 0 ? 0 : a.round == 2 ? 1 : 2);
-  if (a.round == 2) return;
-  const size_t from = key.size();
-  key.insert(key.end(), {a.entry.tie, a.entry.origin, a.path.size()});
-  key.insert(key.end(), a.path.begin(), a.path.end());
-  // Every word complemented, round 1's keys compare the other way round.
-  if (a.round == 1) {
-    for (size_t i = from; i < key.size(); ++i) key[i] = ~key[i];
-  }
+  return true;
 }
 
 void append_activation_place(const Core& core, std::vector<uint64_t>& key) {
@@ -335,15 +301,7 @@ void append_activation_place(const Core& core, std::vector<uint64_t>& key) {
 }
 
 void Core::deliver(unsigned line) {
-  if (Timeline::activations_kept() && state() == State::WaitIrq) {
-    Raise& r = raises()[this];
-    if (r.at != hs::now().value()) {
-      const std::vector<uint64_t>* path = nullptr;
-      r.at = hs::now().value();
-      r.position = Timeline::position(r.entry, &path);
-      r.path = r.position == 1 && path ? *path : std::vector<uint64_t>{};
-    }
-  }
+  if (Timeline::activations_kept() && state() == State::WaitIrq) irq_note_.note();
   irq_pending_ |= 1u << (line & 31);
   irq_event_.notify(sc_core::SC_ZERO_TIME);
 }

@@ -40,7 +40,6 @@
 namespace hs {
 
 using Firmware = std::function<void(fw::Hal&)>;
-struct CoreActivation;
 
 class Core : public sc_core::sc_module, public fw::Hal, public IrqIn, private ActivationPlace {
  public:
@@ -117,10 +116,9 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn, private Ac
   void raise_irq(unsigned line) override;
   void withdraw_irq(uint32_t lines) override;
 
-  friend CoreActivation core_activation(const Core& core);
   friend void append_activation_place(const Core& core, std::vector<uint64_t>& key);
   // ActivationPlace: the firmware's process, registered when activations are kept.
-  void append_place(std::vector<uint64_t>& key) const override;
+  bool append_place(std::vector<uint64_t>& key) const override;
 
   struct Abort {};  // unwinds the firmware after fail()
   void end_of_elaboration() override;
@@ -177,6 +175,7 @@ class Core : public sc_core::sc_module, public fw::Hal, public IrqIn, private Ac
   void transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   uint32_t irq_pending_ = 0;
   sc_core::sc_event irq_event_;
+  DeltaNote irq_note_;  // who delivered the interrupt a waiting core wakes for (activations kept)
   std::unique_ptr<FaultInjector> irq_drop_, irq_late_;
   sc_core::sc_time irq_late_delay_;
   struct LateIrq {

@@ -78,6 +78,54 @@ const ActivationPlace* Timeline::activation_place() {
   return it == activation_places().end() ? nullptr : it->second;
 }
 
+uint8_t Timeline::place(std::vector<uint64_t>& order) {
+  Order entry;
+  const std::vector<uint64_t>* path = nullptr;
+  switch (position(entry, &path)) {
+    case 0:
+      order.insert(order.end(), {entry.tie, entry.origin});
+      return 1;
+    case 1:
+      order.push_back(path->size());
+      order.insert(order.end(), path->begin(), path->end());
+      return 2;
+    default:
+      if (const ActivationPlace* a = activation_place(); a && a->append_place(order)) return 3;
+      return 4;
+  }
+}
+
+void DeltaNote::note(bool moved) {
+  const uint64_t delta = sc_core::sc_delta_count();
+  if (delta == delta_ && !moved) return;
+  delta_ = delta;
+  place_.clear();
+  place_.push_back(0);
+  place_[0] = Timeline::place(place_);
+}
+
+bool Alarm::append_wake(std::vector<uint64_t>& key, bool thread) const {
+  if (!wake_) return false;
+  if (wake_->rung_now.woke_now()) {
+    WakeKey::delta(key, thread, wake_->rung_now);
+    return true;
+  }
+  if (wake_->rang.at != hs::now().value()) return false;
+  WakeKey::ringing(key, thread, wake_->rang);
+  return true;
+}
+
+AlarmWakePlace::AlarmWakePlace(const Alarm& alarm, const sc_core::sc_process_handle& process)
+    : alarm_(alarm),
+      process_(process.get_process_object()),
+      thread_(process.proc_kind() != sc_core::SC_METHOD_PROC_) {
+  Timeline::set_activation_place(process_, this);
+}
+
+AlarmWakePlace::~AlarmWakePlace() {
+  Timeline::set_activation_place(process_, nullptr);
+}
+
 Timeline::Timeline() {
   sc_core::sc_spawn_options opts;
   opts.spawn_method();
@@ -165,6 +213,7 @@ void Timeline::dispatch() {
     const Ringing r = rings_.pop();
     if (r.alarm->armed_ == r.ticket) {
       r.alarm->ringing_at_ = UINT64_MAX;
+      if (r.alarm->wake_) r.alarm->wake_->rang = current_;
       r.alarm->event_.notify();
     }
   }
@@ -221,6 +270,7 @@ void Timeline::dropped(uint64_t at) {
 void Alarm::ring_in(const sc_core::sc_time& delay) {
   cancel();
   if (delay == sc_core::SC_ZERO_TIME) {
+    if (wake_) wake_->rung_now.note(true);
     event_.notify(sc_core::SC_ZERO_TIME);
     return;
   }

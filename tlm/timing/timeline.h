@@ -34,6 +34,7 @@
 //   scenario with them and compares the reports.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -106,17 +107,64 @@ class TimelineLane {
 class Alarm;
 
 // Where the activation a process runs now stands among one instant's activations outside the
-// timeline's dispatch, for a process that knows it (a core's firmware, hw/cpu/core_activation.h):
-// what a partitioned run merges in the sequential run's order (the transaction trace).
+// timeline's dispatch, for a process that knows it (a core's firmware, a TimedQueue's arrivals,
+// a torus DMA's injection engine): what a partitioned run merges in the sequential run's order
+// (the transaction trace). Keys come from what woke the activation (WakeKey below).
 class ActivationPlace {
  public:
-  // Appends the activation's key: keys of one instant compare (lexicographically, shorter
-  // first on a common start) as the sequential kernel runs the activations, and equal keys
-  // name activations whose order is not known.
-  virtual void append_place(std::vector<uint64_t>& key) const = 0;
+  // Appends the activation's key and returns true, or appends nothing and returns false when
+  // the activation's place is not known: keys of one delta cycle compare (lexicographically,
+  // shorter first on a common start) as the sequential kernel runs the activations, and equal
+  // keys name activations whose order is not known.
+  virtual bool append_place(std::vector<uint64_t>& key) const = 0;
 
  protected:
   ~ActivationPlace() = default;
+};
+
+// The place of the process that first delta-notified an event in a delta cycle: noted (when
+// activations are kept) right before event.notify(SC_ZERO_TIME), so the processes the
+// notification wakes in the next delta cycle know their place (WakeKey::delta).
+class DeltaNote {
+ public:
+  // A notification of a delta event already pending does nothing in the kernel, so only the
+  // first of a delta cycle counts, unless `moved`: the event was cancelled first (it takes
+  // the new notification's place in the kernel's list).
+  void note(bool moved = false);
+  // Whether the noted notification came in the delta cycle before this one: it woke the
+  // processes that run now.
+  bool woke_now() const { return delta_ + 1 == sc_core::sc_delta_count(); }
+  // {the notifier's phase (Timeline::place), its place in that phase...}
+  const std::vector<uint64_t>& place() const { return place_; }
+
+ private:
+  uint64_t delta_ = UINT64_MAX - 1;  // sc_delta_count() when noted
+  std::vector<uint64_t> place_;
+};
+
+// Activation keys, from what woke the activation. The kernel's order within an instant
+// (SystemC 2.3.4, checked with small programs: the dispatcher is a method process):
+// - In the dispatch's delta cycle, the processes an alarm's ringing woke (an immediate
+//   notification): threads first, then methods (the kernel queues the methods a running
+//   method wakes behind the threads already due), each in ringing order.
+// - In a later delta cycle, the processes a delta notification woke: methods first, then
+//   threads, each in the reverse order of the notifications (the kernel triggers a delta
+//   cycle's notifications last first): by the notifier's place, complemented. A notifier
+//   outside every known place (Timeline::place's phase 4) runs after the known ones, so the
+//   processes it woke come first; among themselves their order is not known.
+// A process woken by both comes where the first trigger puts it; next_trigger() overrides a
+// method's static sensitivity, so the processes that use these keys know which one woke them.
+struct WakeKey {
+  static void ringing(std::vector<uint64_t>& key, bool thread, const Order& ringing) {
+    key.insert(key.end(), {thread ? 0u : 1u, ringing.tie, ringing.origin});
+  }
+  // Each word of the notifier's place complemented behind a 0, ended by a 1: complemented
+  // places compare the other way round, a longer place (later) included.
+  static void delta(std::vector<uint64_t>& key, bool thread, const DeltaNote& note) {
+    key.push_back(thread ? 3u : 2u);
+    for (const uint64_t w : note.place()) key.insert(key.end(), {0u, ~w});
+    key.push_back(1u);
+  }
 };
 
 class Timeline {
@@ -166,6 +214,11 @@ class Timeline {
   // no longer); and the place of the running process, null if it has none.
   static void set_activation_place(const sc_core::sc_object* process, const ActivationPlace* place);
   static const ActivationPlace* activation_place();
+  // The place of the code running now in the instant's delta cycle, as the partitioned trace
+  // merges it: appends its order and returns its phase: 1 an entry due now ({tie, origin}),
+  // 2 a "now" queue's action ({length, path}), 3 an activation that knows its place (its
+  // key), 4 anything else (nothing appended).
+  static uint8_t place(std::vector<uint64_t>& order);
   // An entry (`first_round`: of the first round) or a queued action with `path` starts.
   void run_path(const Order& first_round) {
     path_.assign({first_round.tie, first_round.origin});
@@ -221,7 +274,8 @@ class Alarm {
  public:
   // `owner`: the component whose place in the order its ringings take (shared by the alarms
   // of one component, which must outlive them).
-  explicit Alarm(Origin& owner) : owner_(owner) {}
+  explicit Alarm(Origin& owner)
+      : owner_(owner), wake_(Timeline::activations_kept() ? std::make_unique<Wake>() : nullptr) {}
   Alarm(const Alarm&) = delete;
   Alarm& operator=(const Alarm&) = delete;
 
@@ -236,13 +290,41 @@ class Alarm {
   }
   void cancel();
   const sc_core::sc_event& event() const { return event_; }
+  // The key of an activation of a process that only this alarm wakes (WakeKey), or false
+  // (activations not kept, or the alarm did not wake it).
+  bool append_wake(std::vector<uint64_t>& key, bool thread) const;
 
  private:
   friend class Timeline;
+  // Made only when activations are kept: its last ringing's order (at: when it rang), and the
+  // place of who rang it last with a zero delay.
+  struct Wake {
+    Order rang{UINT64_MAX, 0, 0};
+    DeltaNote rung_now;
+  };
   Origin& owner_;
   sc_core::sc_event event_;
+  std::unique_ptr<Wake> wake_;
   uint64_t armed_ = 0;                // the ticket of the ringing that counts
   uint64_t ringing_at_ = UINT64_MAX;  // when that ringing comes (none: UINT64_MAX)
+};
+
+// The place of a process that only `alarm` wakes (a TimedQueue's arrivals): registered for
+// `process` while it lives, when activations are kept (make it only then).
+class AlarmWakePlace final : public ActivationPlace {
+ public:
+  AlarmWakePlace(const Alarm& alarm, const sc_core::sc_process_handle& process);
+  ~AlarmWakePlace();
+  AlarmWakePlace(const AlarmWakePlace&) = delete;
+  AlarmWakePlace& operator=(const AlarmWakePlace&) = delete;
+  bool append_place(std::vector<uint64_t>& key) const override {
+    return alarm_.append_wake(key, thread_);
+  }
+
+ private:
+  const Alarm& alarm_;
+  const sc_core::sc_object* process_;
+  bool thread_;
 };
 
 }  // namespace hs

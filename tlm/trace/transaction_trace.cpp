@@ -322,25 +322,12 @@ void TransactionTrace::record_partition(bool writer) {
 void TransactionTrace::keep(Op op, int track, const std::string& name, const sc_core::sc_time& t0,
                             const sc_core::sc_time& t1, uint64_t key, double value, bool flag,
                             const std::string& text) {
-  Order entry;
-  const std::vector<uint64_t>* path = nullptr;
+  std::vector<uint64_t> order;
   uint8_t phase = 0;
   if (sc_core::sc_start_of_simulation_invoked()) {
-    phase = static_cast<uint8_t>(Timeline::position(entry, &path) + 1);
-  }
-  std::vector<uint64_t> order;
-  if (phase == 0) order = {op == Op::Process ? ++processes_declared : processes_declared};
-  if (phase == 1) order = {entry.tie, entry.origin};
-  if (phase == 2) {
-    order = {path->size()};
-    order.insert(order.end(), path->begin(), path->end());
-  }
-  if (phase == 3) {
-    if (const ActivationPlace* place = Timeline::activation_place()) {
-      place->append_place(order);
-    } else {
-      phase = 4;
-    }
+    phase = Timeline::place(order);
+  } else {
+    order = {op == Op::Process ? ++processes_declared : processes_declared};
   }
   records_.put<uint64_t>(sc_core::sc_time_stamp().value());
   records_.put<uint64_t>(phase == 0 ? 0 : sc_core::sc_delta_count_at_current_time());
