@@ -1,10 +1,11 @@
 // Items in flight that must be handed over at their arrival time, in arrival order: packets
 // on a wire, completions on their way back. A spawned method fires at each arrival, woken
 // through the timeline (timeline.h) in the queue's own place in the order, so delivery costs
-// no thread switch. Arrival times must be pushed in non-decreasing order (true for any FIFO
-// channel); a violation is a model bug.
+// no thread switch (its activations know their place, timeline.h's AlarmWakePlace). Arrival times
+// must be pushed in non-decreasing order (true for any FIFO channel); a violation is a model bug.
 #pragma once
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -29,7 +30,9 @@ class TimedQueue {
     opts.spawn_method();
     opts.set_sensitivity(&arrival_.event());
     opts.dont_initialize();
-    sc_core::sc_spawn([this] { fire(); }, sc_core::sc_gen_unique_name(name), &opts);
+    const sc_core::sc_process_handle process =
+        sc_core::sc_spawn([this] { fire(); }, sc_core::sc_gen_unique_name(name), &opts);
+    if (Timeline::activations_kept()) place_ = std::make_unique<AlarmWakePlace>(arrival_, process);
   }
 
   void push(const sc_core::sc_time& at, T item) {
@@ -55,6 +58,7 @@ class TimedQueue {
   Handler on_arrival_;
   Origin origin_;
   Alarm arrival_;
+  std::unique_ptr<AlarmWakePlace> place_;  // the arrivals' place (when activations are kept)
   TimedRing<T> items_;
 };
 

@@ -36,18 +36,19 @@
 // 3. the actions of its "now" queues, by their paths (the dispatcher runs them next);
 // 4. the activations of processes that know their place (ActivationPlace: a core's firmware,
 //    with what it calls synchronously: a device's b_transport, the MPI library, the firmware
-//    log), by that place: cores whose timed wait ended, in their timer's ringing order (the
-//    dispatcher rang it: the core runs after it); in a later delta, cores woken by an
-//    interrupt raised outside the dispatch (in partition order, see 5), then cores woken by an
-//    interrupt a timeline entry raised, in the reverse of that entry's order and path (the
-//    kernel triggers a delta cycle's notifications last first);
+//    log; a TimedQueue's arrivals, a torus DMA's injection engine), by that place, which
+//    follows from what woke the activation (WakeKey, tlm/timing/timeline.h): in the dispatch's
+//    delta cycle, threads then methods an alarm's ringing woke, in ringing order (the
+//    dispatcher rang it: they run after it); in a later delta cycle, methods then threads a
+//    delta notification woke (an interrupt, a register write that gives a DMA engine work,
+//    a step's end), in the reverse order of their notifiers' places (the kernel triggers a
+//    delta cycle's notifications last first), those notified from an unknown place first;
 // 5. anything else, whose place among other partitions' calls of the same delta is not known
-//    (partition order): a core woken by an interrupt raised outside the dispatch, and a
-//    process that is no core's firmware and runs outside the dispatch (a DMA engine woken in
-//    the next delta by a core's register write). A trace without such calls (the torus
-//    traffic workload's; any run's cores' tracks, --trace-only '*core0') is exactly the
-//    sequential run's; with them, same-time calls of different partitions in one delta can
-//    be listed in another order.
+//    (partition order): a process that knows no place (none of the models' processes that
+//    trace today), or an activation woken from an unknown place (an interrupt raised by such a
+//    process). A trace without such calls (any built-in workload's, a user program's) is
+//    exactly the sequential run's; with them, same-time calls of different partitions in one
+//    delta can be listed in another order.
 #pragma once
 #include <cstdint>
 #include <map>

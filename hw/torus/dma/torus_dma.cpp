@@ -160,6 +160,11 @@ TorusDma::TorusDma(sc_core::sc_module_name name, int node, TorusNetwork& network
   SC_METHOD(injection_engine);
   sensitive << work_;
   dont_initialize();
+  if (Timeline::activations_kept()) {
+    // During elaboration the current process handle is the one made last: the engine.
+    engine_place_ = std::make_unique<EnginePlace>(
+        *this, sc_core::sc_get_current_process_handle().get_process_object());
+  }
 }
 
 // The invariant each error code breaks, as reports name it.
@@ -508,6 +513,36 @@ void TorusDma::inject_packet(int f) {
   }
 }
 
+TorusDma::EnginePlace::EnginePlace(const TorusDma& dma, const sc_core::sc_object* process)
+    : dma_(dma), process_(process) {
+  Timeline::set_activation_place(process_, this);
+}
+
+TorusDma::EnginePlace::~EnginePlace() {
+  Timeline::set_activation_place(process_, nullptr);
+}
+
+bool TorusDma::EnginePlace::append_place(std::vector<uint64_t>& key) const {
+  switch (wake) {
+    case Wake::Ringing:
+      return dma_.step_alarm_.append_wake(key, false);
+    case Wake::Due:
+      if (!due.woke_now()) return false;
+      WakeKey::delta(key, false, due);
+      return true;
+    case Wake::Work:
+      if (!work.woke_now()) return false;
+      WakeKey::delta(key, false, work);
+      return true;
+  }
+  return false;
+}
+
+void TorusDma::wake_engine() {
+  if (engine_place_) engine_place_->work.note();
+  work_.notify(SC_ZERO_TIME);
+}
+
 // One activation per step boundary: the step whose time has come finishes (a descriptor
 // decoded, or a packet built and injected), then the next starts; a step that takes time
 // returns until then (next_trigger), and an engine with nothing to send sleeps on `work_`.
@@ -515,8 +550,13 @@ void TorusDma::inject_packet(int f) {
 // that time, as it did when the engine was a thread (threads run after methods): a packet
 // injected then joins the network's arbitration in the same order.
 void TorusDma::injection_engine() {
+  if (engine_place_) {
+    using Wake = EnginePlace::Wake;
+    engine_place_->wake = step_ == Step::None ? Wake::Work : step_due_ ? Wake::Due : Wake::Ringing;
+  }
   if (step_ != Step::None) {
     if (!step_due_) {
+      if (engine_place_) engine_place_->due.note(true);
       step_due_ = true;
       next_trigger(SC_ZERO_TIME);
       return;
@@ -555,7 +595,7 @@ void TorusDma::finish_step() {
 }
 
 void TorusDma::injection_ready(int) {
-  work_.notify(SC_ZERO_TIME);
+  wake_engine();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -719,7 +759,7 @@ void TorusDma::complete(Packet*& p) {
         ++received_get_;
         const RemoteGetEvent ev{node_, p->fifo, p->src, n};
         for (auto& o : remote_get_observers_) o(ev);
-        work_.notify(SC_ZERO_TIME);
+        wake_engine();
       }
       break;
   }
@@ -862,7 +902,7 @@ bool TorusDma::reg_write(uint64_t off, uint64_t v, unsigned width, sc_time& dela
       }
       tail = v;
       if (head != tail) liveness_->busy();
-      work_.notify(SC_ZERO_TIME);
+      wake_engine();
       return true;
     case kFifoHead:
       if (injection) return false;  // the engine owns an injection FIFO's head

@@ -211,6 +211,25 @@ class TorusDma : public sc_core::sc_module, public NodeEndpoint {
   std::vector<RecFifo> rec_;
   int rr_high_ = 0, rr_normal_ = 0;
   sc_core::sc_event work_;
+  void wake_engine();  // notifies work_ for the next delta cycle
+  // The injection engine's place (when activations are kept, timeline.h): what woke it, noted
+  // as its activation starts: its step's ringing, its own delta wake-up a step's end takes
+  // (`due`, noted at the ringing), or `work_` (noted by whoever notified it first).
+  class EnginePlace final : public ActivationPlace {
+   public:
+    EnginePlace(const TorusDma& dma, const sc_core::sc_object* process);
+    ~EnginePlace();
+    EnginePlace(const EnginePlace&) = delete;
+    EnginePlace& operator=(const EnginePlace&) = delete;
+    bool append_place(std::vector<uint64_t>& key) const override;
+    enum class Wake : uint8_t { Ringing, Due, Work } wake = Wake::Work;
+    DeltaNote due, work;
+
+   private:
+    const TorusDma& dma_;
+    const sc_core::sc_object* process_;
+  };
+  std::unique_ptr<EnginePlace> engine_place_;
   // The step in progress: a descriptor fetched and decoded (or ended without a packet), or a
   // packet read and its header built, due to leave when the step's time has passed.
   enum class Step : uint8_t { None, Descriptor, Packet };
