@@ -2,8 +2,12 @@
 // its own process (its MPI calls as spans, its phases, its log lines), outside the timeline's
 // dispatch, is merged by where the core's activation stands in the sequential kernel's order
 // (hw/cpu/core_activation.h), so the cores' tracks are byte for byte the sequential run's,
-// ranks in different partitions acting at one instant included. The sequential run's file is
-// the reference; each case fails when such calls are merged in partition order.
+// ranks in different partitions acting at one instant included. So are the whole trace's
+// other tracks: the DMA engines' (descriptors, FIFOs, counters), whose injection engines and
+// completions run outside the dispatch too, woken by an alarm's ringing or by a delta
+// notification whose notifier's place they take (tlm/timing/timeline.h, WakeKey). The
+// sequential run's file is the reference; each case fails when such calls are merged in
+// partition order.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -96,4 +100,35 @@ TEST(ParallelTrace, FirmwareWorkloadsCoresAreTheSequentialRuns) {
   EXPECT_GT(most_nodes_at_one_time(expect_same_trace("halo3d" + torus + kCores, {2, 3})), 32u);
   EXPECT_GT(most_nodes_at_one_time(expect_same_trace("allreduce" + torus + kCores, {2})), 32u);
   EXPECT_GT(most_nodes_at_one_time(expect_same_trace("program_halo" + torus + kCores, {4})), 32u);
+}
+
+// The whole trace (no --trace-only): DMA engines of nodes in different partitions inject and
+// complete packets at one instant, woken by their step's ringing, by a core's register write
+// or by a completion.
+size_t dma_spans(const std::string& trace) {
+  size_t n = 0;
+  const Json file = Json::parse(trace);
+  for (const Json& e : file["traceEvents"]) {
+    if (e["ph"] == "M" && e["args"].value("name", "").rfind("dma.injection fifo", 0) == 0) ++n;
+  }
+  return n;
+}
+
+TEST(ParallelTrace, UserProgramWholeTraceIsTheSequentialRunsAtEveryProcessCount) {
+  const std::string trace =
+      expect_same_trace(user_program("rank_ends", 16) + kSlabs + " --quiet", {2, 3, 4});
+  EXPECT_EQ(most_nodes_at_one_time(trace), 16u);
+  EXPECT_GE(dma_spans(trace), 16u);  // every node's engine injected
+}
+
+TEST(ParallelTrace, FirmwareWorkloadsWholeTraceIsTheSequentialRuns) {
+  const std::string slabs =
+      " --set torus.network.x=2 --set torus.network.y=2 --set torus.network.z=4 --quiet"
+      " --set workload.iterations=1 --set workload.warmup=0";
+  EXPECT_GE(dma_spans(expect_same_trace("halo3d" + slabs, {2, 3})), 16u);
+  // Every pair ping-pongs at once over the firmware's MPI layer: neighbours in different
+  // partitions send and receive at one instant.
+  EXPECT_GE(dma_spans(expect_same_trace(
+                "pingpong_pairs" + slabs + " --set workload.pairing=neighbour", {2, 4})),
+            16u);
 }
