@@ -97,6 +97,119 @@ TEST(Timeline, LaneActionsAndAlarmsInterleaveInOneOrder) {
   EXPECT_TRUE(heap.passed(credit_three)) << "everything at a past dispatch has passed";
 }
 
+namespace {
+
+// An activation: the delta cycle it ran in, its place (Timeline::place) and who ran.
+struct Ran {
+  uint64_t delta;
+  uint8_t phase;
+  std::vector<uint64_t> key;
+  std::string who;
+};
+
+// A process (a method or a thread) that knows its activations' places: woken by its alarm's
+// ringing or by `poke`'s delta notification, which wakers note (poke_next_delta). It logs each
+// activation and pokes its targets.
+struct Waker : sc_core::sc_module, ActivationPlace {
+  SC_HAS_PROCESS(Waker);
+  Waker(sc_core::sc_module_name n, Origin& owner, bool thread, std::vector<Ran>& log)
+      : sc_module(n), alarm(owner), thread_(thread), log_(log) {
+    if (thread) {
+      SC_THREAD(loop);
+    } else {
+      SC_METHOD(act);
+      sensitive << alarm.event() << poke_;
+      dont_initialize();
+    }
+    process_ = sc_core::sc_get_current_process_handle().get_process_object();
+    Timeline::set_activation_place(process_, this);
+  }
+  ~Waker() override { Timeline::set_activation_place(process_, nullptr); }
+  bool append_place(std::vector<uint64_t>& key) const override {
+    if (note_.woke_now()) {
+      WakeKey::delta(key, thread_, note_);
+      return true;
+    }
+    return alarm.append_wake(key, thread_);
+  }
+  void poke_next_delta() {
+    note_.note();
+    poke_.notify(sc_core::SC_ZERO_TIME);
+  }
+  void act() {
+    Ran r{sc_core::sc_delta_count(), 0, {}, name()};
+    r.phase = Timeline::place(r.key);
+    log_.push_back(std::move(r));
+    for (Waker* t : targets) t->poke_next_delta();
+  }
+  void loop() {
+    for (;;) {
+      sc_core::wait(alarm.event() | poke_);
+      act();
+    }
+  }
+  Alarm alarm;
+  std::vector<Waker*> targets;
+
+ private:
+  bool thread_;
+  std::vector<Ran>& log_;
+  sc_core::sc_event poke_;
+  DeltaNote note_;
+  const sc_core::sc_object* process_ = nullptr;
+};
+
+}  // namespace
+
+// WakeKey's rules against the kernel: processes woken at one instant by alarms' ringings
+// (threads and methods, rung in mixed order) and, over the next delta cycles, by delta
+// notifications from those processes, from a timeline entry and from an action queued for the
+// instant (one process notified twice in a delta cycle: the first counts) run in the order of
+// their keys, delta cycle by delta cycle: the order a partitioned trace merges them in.
+TEST(Timeline, WakeKeysOrderActivationsAsTheKernelRunsThem) {
+  Timeline::keep_activations();
+  Timeline::keep_now_paths();
+  std::vector<Ran> log;
+  Origin o1 = origin(1), o2 = origin(2), o3 = origin(3), o4 = origin(4), idle = origin(9);
+  Waker r1("r1", o3, false, log), r2("r2", o1, true, log), r3("r3", o2, false, log),
+      r4("r4", o4, true, log);
+  Waker d1("d1", idle, false, log), d2("d2", idle, true, log), d3("d3", idle, false, log),
+      d4("d4", idle, false, log), d5("d5", idle, true, log), d6("d6", idle, false, log),
+      e1("e1", idle, true, log), e2("e2", idle, false, log), e3("e3", idle, false, log);
+  r1.targets = {&d1, &d2};
+  r2.targets = {&d3};
+  r3.targets = {&d2, &d4};  // d2: r3 rings before r1, so r3's notification counts
+  r4.targets = {&d6};
+  d1.targets = {&e1};
+  d3.targets = {&e2};  // (two targets of one activation share its key: one partition's)
+  d2.targets = {&e3};
+  Origin poster = origin(5);
+  EventHeap<int>* heap_ptr = nullptr;
+  EventHeap<int> heap([&](const int& a) {
+    if (a == 1) {  // an entry due now, which queues an action for the instant
+      d5.poke_next_delta();
+      heap_ptr->post(10000, poster, 9);
+    }
+    if (a == 9) d1.poke_next_delta();  // before r1's: this one counts
+  });
+  heap_ptr = &heap;
+  heap.post(10000, poster, 1);
+  for (Waker* r : {&r1, &r2, &r3, &r4}) r->alarm.ring_in(sc_core::sc_time(10, sc_core::SC_NS));
+  sc_core::sc_start();
+  ASSERT_GE(log.size(), 13u);
+  // Delta cycle by delta cycle, the keys ascend in the order the kernel ran the activations.
+  size_t deltas = 1;
+  for (size_t i = 0; i < log.size(); ++i) {
+    EXPECT_EQ(log[i].phase, 3) << log[i].who;
+    if (i == 0 || log[i].delta != log[i - 1].delta) {
+      deltas += i > 0;
+      continue;
+    }
+    EXPECT_LT(log[i - 1].key, log[i].key) << log[i - 1].who << " ran before " << log[i].who;
+  }
+  EXPECT_GE(deltas, 3u);
+}
+
 // A sum of doubles is the same whatever the order and grouping of its terms, and is the
 // correctly rounded total of the (exact) terms for values a long double holds exactly.
 TEST(ExactSumTest, SameInEveryOrderAndGrouping) {

@@ -149,9 +149,9 @@ class DeltaNote {
 //   method wakes behind the threads already due), each in ringing order.
 // - In a later delta cycle, the processes a delta notification woke: methods first, then
 //   threads, each in the reverse order of the notifications (the kernel triggers a delta
-//   cycle's notifications last first): by the notifier's place, complemented. A notifier
-//   outside every known place (Timeline::place's phase 4) runs after the known ones, so the
-//   processes it woke come first; among themselves their order is not known.
+//   cycle's notifications last first): by the notifier's place, complemented. A notifier of no
+//   known place is taken to run after the known ones: the processes it woke come first, their
+//   order unknown. What one activation notifies shares its key (its partition's order holds).
 // A process woken by both comes where the first trigger puts it; next_trigger() overrides a
 // method's static sensitivity, so the processes that use these keys know which one woke them.
 struct WakeKey {
