@@ -121,6 +121,13 @@ TEST(ParallelTrace, UserProgramWholeTraceIsTheSequentialRunsAtEveryProcessCount)
   EXPECT_GE(dma_spans(trace), 16u);  // every node's engine injected
 }
 
+TEST(ParallelTrace, UserProgramWholeTraceOnEightBoxesIsTheSequentialRuns) {
+  const std::string trace =
+      expect_same_trace(user_program("rank_ends", 8) + kBoxes + " --quiet", {8});
+  EXPECT_EQ(most_nodes_at_one_time(trace), 8u);
+  EXPECT_GE(dma_spans(trace), 8u);
+}
+
 TEST(ParallelTrace, FirmwareWorkloadsWholeTraceIsTheSequentialRuns) {
   const std::string slabs =
       " --set torus.network.x=2 --set torus.network.y=2 --set torus.network.z=4 --quiet"
