@@ -18,7 +18,7 @@ set_target_properties(hybridsim_models PROPERTIES EXPORT_NAME hybridsim)
 # writes reports, traces and waveforms as `hybridsim run` does: hybridsim::runner.
 set_target_properties(hybridsim_runner PROPERTIES EXPORT_NAME runner)
 
-install(TARGETS hybridsim_options hybridsim_tlm hybridsim_hw hybridsim_sw hybridsim_rtl
+install(TARGETS hybridsim_flags hybridsim_options hybridsim_tlm hybridsim_hw hybridsim_sw hybridsim_rtl
                 hybridsim_models hybridsim_runner
         EXPORT hybridsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
