@@ -465,6 +465,13 @@ void ProgramInstance::terminate(End how, int status, const std::string& why) {
   jump_out();
 }
 
+void ProgramInstance::terminate(End how, int status, const char* why) {
+  end_ = how;
+  status_ = status;
+  why_ = why;
+  jump_out();
+}
+
 void ProgramInstance::crashed_by_signal(int sig, const void* fault_address, const void* pc) {
   // In the signal handler: record, and resume run() (which restores the signal mask).
   end_ = End::Crashed;

@@ -99,8 +99,11 @@ class ProgramInstance {
   // From inside call(): the errno the program sees when the call returns (an API that sets
   // errno, as libspe2 does).
   void set_errno(int e) { cur_->program_errno = e; }
-  // From inside call(): ends the program now, as exit would (MPI_Abort). Never returns.
+  // From inside call(): ends the program now, as exit would (MPI_Abort). Never returns: it
+  // leaves the frames between here and the program's start without destroying what they hold,
+  // so a caller's own strings leak; the const char* form keeps none in the caller's frame.
   [[noreturn]] void terminate(End how, int status, const std::string& why);
+  [[noreturn]] void terminate(End how, int status, const char* why);
 
   End end() const { return end_; }
   bool ended() const { return end_ != End::Running; }
