@@ -24,6 +24,15 @@
 extern "C" {
 #endif
 
+/* The argument types below take every value of their C type in C++ too, as they do in C: a
+ * program may pass any value, and a call refuses one it does not name (DACS_ERR_INVALID_ATTR),
+ * where C++ would leave a value its enumerators do not span undefined. */
+#ifdef __cplusplus
+#define HS_DACS_ARGUMENT_ENUM(name) enum name : unsigned
+#else
+#define HS_DACS_ARGUMENT_ENUM(name) enum name
+#endif
+
 /* ---- Return codes ---- */
 typedef enum DACS_ERR {
   DACS_SUCCESS = 0,
@@ -97,47 +106,50 @@ typedef uint64_t dacs_group_t;
 #define DACS_MAX_WIDS 32u           /* wait identifiers a process may hold */
 #define DACS_MAILBOX_DEPTH 4u       /* 32-bit messages a mailbox holds unread */
 
-typedef enum DACS_DE_TYPE {
+/* clang-format would read the macro as a call and lay the enumerators out as its arguments. */
+/* clang-format off */
+typedef HS_DACS_ARGUMENT_ENUM(DACS_DE_TYPE) {
   DACS_DE_INVALID = 0,
   DACS_DE_SYSTEMX = 1, /* the host: no element reserves it */
   DACS_DE_CBE = 3      /* a Cell: the host's children (a PPE program's SPEs are libspe2's) */
 } DACS_DE_TYPE_T;
 
-typedef enum DACS_PROC_CREATION_FLAG {
+typedef HS_DACS_ARGUMENT_ENUM(DACS_PROC_CREATION_FLAG) {
   DACS_PROC_INVALID = 0,
   DACS_PROC_LOCAL_FILE = 1, /* prog: the PPE program's path on the host */
   DACS_PROC_REMOTE_FILE = 2 /* prog: its path as the accelerator sees it (the same file) */
 } DACS_PROC_CREATION_FLAG_T;
 
-typedef enum DACS_MEMORY_ACCESS_MODE {
+typedef HS_DACS_ARGUMENT_ENUM(DACS_MEMORY_ACCESS_MODE) {
   DACS_READ_ONLY = 1,
   DACS_WRITE_ONLY = 2,
   DACS_READ_WRITE = 3
 } DACS_MEMORY_ACCESS_MODE_T;
 
-typedef enum DACS_REMOTE_MEM_ATTR {
+typedef HS_DACS_ARGUMENT_ENUM(DACS_REMOTE_MEM_ATTR) {
   DACS_REMOTE_MEM_ADDR = 1, /* the owner's address (meaningful to the owner only) */
   DACS_REMOTE_MEM_SIZE = 2,
   DACS_REMOTE_MEM_PERM = 3 /* its DACS_MEMORY_ACCESS_MODE_T */
 } DACS_REMOTE_MEM_ATTR_T;
 
-typedef enum DACS_ORDER_ATTR {
+typedef HS_DACS_ARGUMENT_ENUM(DACS_ORDER_ATTR) {
   DACS_ORDER_ATTR_NONE = 0,
   DACS_ORDER_ATTR_FENCE = 1,  /* after the wid's earlier transfers */
   DACS_ORDER_ATTR_BARRIER = 2 /* after every earlier transfer of the process */
 } DACS_ORDER_ATTR_T;
 
-typedef enum DACS_BYTE_SWAP {
+typedef HS_DACS_ARGUMENT_ENUM(DACS_BYTE_SWAP) {
   DACS_BYTE_SWAP_DISABLE = 0,
   DACS_BYTE_SWAP_HALF_WORD = 1,
   DACS_BYTE_SWAP_WORD = 2,
   DACS_BYTE_SWAP_DOUBLE_WORD = 3
 } DACS_BYTE_SWAP_T;
 
-typedef enum DACS_TEST_MAILBOX {
+typedef HS_DACS_ARGUMENT_ENUM(DACS_TEST_MAILBOX) {
   DACS_TEST_MAILBOX_READ = 1, /* *status: messages waiting to be read */
   DACS_TEST_MAILBOX_WRITE = 2 /* *status: messages that can be written without waiting */
 } DACS_TEST_MAILBOX_T;
+/* clang-format on */
 
 /* One element of a put or get list: a block at `offset` (in the remote memory, or from the
  * local address) of `size` bytes. */
