@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 #include <sys/mman.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -44,6 +47,11 @@ struct PpeThreads::Thread {
   void* result = nullptr;
   bool detached = false;
   int track = -1;  // its own track
+  // Its host stack as AddressSanitizer knows it (the main thread's is learned when it is first
+  // left), and the fake frames it keeps while switched out: told at each switch, as Fiber does.
+  const void* stack_bottom = nullptr;
+  size_t stack_size = 0;
+  void* fake_stack = nullptr;
 };
 
 // A thread's view of the PPE core: accesses are the core's, stalling the thread's hardware
@@ -509,6 +517,8 @@ int PpeThreads::create(unsigned long* id, Entry entry, void* (*fn)(void*), void*
   t->ctx.uc_stack.ss_sp = static_cast<char*>(t->stack) + kGuard;
   t->ctx.uc_stack.ss_size = stack_bytes_;
   t->ctx.uc_link = nullptr;
+  t->stack_bottom = t->ctx.uc_stack.ss_sp;
+  t->stack_size = stack_bytes_;
   const auto p = reinterpret_cast<uintptr_t>(this);
   makecontext(&t->ctx, reinterpret_cast<void (*)()>(&PpeThreads::start), 2,
               static_cast<unsigned>(p >> 32), static_cast<unsigned>(p & 0xFFFFFFFFu));
@@ -522,6 +532,7 @@ int PpeThreads::create(unsigned long* id, Entry entry, void* (*fn)(void*), void*
 
 void PpeThreads::start(unsigned hi, unsigned lo) {
   auto* self = reinterpret_cast<PpeThreads*>((static_cast<uintptr_t>(hi) << 32) | lo);
+  self->arrived(nullptr);
   self->thread_body(*self->running_);
 }
 
@@ -549,8 +560,27 @@ void PpeThreads::switch_to(Thread& next) {
   Thread& prev = *running_;
   running_ = &next;
   program_.switch_thread(*next.state);
+  switched_from_ = &prev;
+#if defined(__SANITIZE_ADDRESS__)
+  // An ended thread's stack is never resumed: its fake frames go.
+  __sanitizer_start_switch_fiber(prev.st == Thread::State::Done ? nullptr : &prev.fake_stack,
+                                 next.stack_bottom, next.stack_size);
+#endif
   swapcontext(&prev.ctx, &next.ctx);
+  arrived(prev.fake_stack);
   after_switch();
+}
+
+void PpeThreads::arrived([[maybe_unused]] void* fake_stack) {
+#if defined(__SANITIZE_ADDRESS__)
+  const void* bottom = nullptr;
+  size_t size = 0;
+  __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
+  if (!switched_from_->stack_bottom) {  // the main thread, left for the first time
+    switched_from_->stack_bottom = bottom;
+    switched_from_->stack_size = size;
+  }
+#endif
 }
 
 void PpeThreads::after_switch() {

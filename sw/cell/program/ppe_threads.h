@@ -143,6 +143,9 @@ class PpeThreads {
   Thread* code_ready(const Thread& except);
   void switch_to(Thread& next);
   void after_switch();  // in the thread switched back to: the program's end, an unwinding
+  // First thing on the stack switched to: tells AddressSanitizer the switch is done (`fake_stack`:
+  // the arriving thread's, null on a new stack).
+  void arrived(void* fake_stack);
   static void start(unsigned hi, unsigned lo);
   void thread_body(Thread& t);
   Thread* find(unsigned long id) const;
@@ -156,7 +159,8 @@ class PpeThreads {
   std::vector<std::unique_ptr<Thread>> threads_;  // [0]: main
   std::array<HwThread, kHardwareThreads> hw_;
   std::deque<Thread*> ready_;
-  Thread* running_ = nullptr;  // whose code or call runs on the host now
+  Thread* running_ = nullptr;        // whose code or call runs on the host now
+  Thread* switched_from_ = nullptr;  // the thread the last switch left
   std::unique_ptr<RunningHal> running_hal_;
   uint64_t switches_ = 0;
   bool program_ended_ = false;    // in a thread other than main
