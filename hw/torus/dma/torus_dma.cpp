@@ -523,19 +523,11 @@ TorusDma::EnginePlace::~EnginePlace() {
 }
 
 bool TorusDma::EnginePlace::append_place(std::vector<uint64_t>& key) const {
-  switch (wake) {
-    case Wake::Ringing:
-      return dma_.step_alarm_.append_wake(key, false);
-    case Wake::Due:
-      if (!due.woke_now()) return false;
-      WakeKey::delta(key, false, due);
-      return true;
-    case Wake::Work:
-      if (!work.woke_now()) return false;
-      WakeKey::delta(key, false, work);
-      return true;
-  }
-  return false;
+  if (wake == Wake::Ringing) return dma_.step_alarm_.append_wake(key, false);
+  const DeltaNote& note = wake == Wake::Due ? due : work;
+  if (!note.woke_now()) return false;
+  WakeKey::delta(key, false, note);
+  return true;
 }
 
 void TorusDma::wake_engine() {
