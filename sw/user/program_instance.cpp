@@ -459,10 +459,7 @@ void ProgramInstance::jump_out() {
 }
 
 void ProgramInstance::terminate(End how, int status, const std::string& why) {
-  end_ = how;
-  status_ = status;
-  why_ = why;
-  jump_out();
+  terminate(how, status, why.c_str());
 }
 
 void ProgramInstance::terminate(End how, int status, const char* why) {
